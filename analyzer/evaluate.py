@@ -1,0 +1,381 @@
+"""Hand evaluation, the public face of ``kernels.evaluate``.
+
+Every function accepts one hand (a card string, a list of cards or a 1-D array of
+codes) and returns an ``int``, or many hands (a 2-D array of codes, one hand per
+row, ``255`` padding allowed) and returns an ``int32`` array. Strengths are larger
+for better hands, for low as for high; see ``kernels.ranking`` for the layout.
+"""
+
+from enum import IntEnum
+
+import numpy as np
+
+from kernels import ranking as R
+from kernels.cards import NO_CARD, RANK_CHARS, check_hands
+from kernels.evaluate import (
+    eval_tables,
+    high_batch_hashed,
+    high_batch_masked,
+    low_batch_hashed,
+    low_batch_masked,
+)
+
+from .cards import CardError, card_text, cards_mask, parse_cards, parse_ranks, ranks_mask
+from .errors import WantitError
+
+MAX_CARDS = 10
+
+FIVE_KIND_POSITIONS = {
+    "above_straight_flush": R.FK_ABOVE_STRAIGHT_FLUSH,
+    "below_straight_flush": R.FK_BELOW_STRAIGHT_FLUSH,
+    "above_sf_below_natural_royal": R.FK_ABOVE_SF_BELOW_NATURAL_ROYAL,
+}
+
+
+class Category(IntEnum):
+    """High-hand categories, worst to best in the default five-of-a-kind position."""
+
+    HIGH_CARD = 0
+    PAIR = 1
+    TWO_PAIR = 2
+    THREE_OF_A_KIND = 3
+    STRAIGHT = 4
+    FLUSH = 5
+    FULL_HOUSE = 6
+    FOUR_OF_A_KIND = 7
+    STRAIGHT_FLUSH = 8
+    FIVE_OF_A_KIND = 9
+
+    @property
+    def label(self) -> str:
+        return self.name.replace("_", " ").capitalize()
+
+
+# Strength slot (kernels.ranking) -> Category.
+_SLOT_CATEGORY = np.array([-1, 0, 1, 2, 3, 4, 5, 6, 7, 9, 8, 9, 8], dtype=np.int64)
+
+_TABLES = None
+
+
+def _tables():
+    global _TABLES
+    if _TABLES is None:
+        _TABLES = eval_tables()
+    return _TABLES
+
+
+# ------------------------------------------------------------------------ inputs
+
+
+def _as_hands(cards):
+    """``(2-D uint8 array, single)`` from any accepted hand input, validated."""
+    if isinstance(cards, np.ndarray) and cards.ndim == 2:
+        if not np.issubdtype(cards.dtype, np.integer):
+            raise CardError(f"card codes must be integers, got dtype {cards.dtype}")
+        if cards.dtype != np.uint8:
+            if cards.size and (cards.min() < -1 or cards.max() > NO_CARD):
+                raise CardError("card codes must be 0..51 (or -1 / 255 for an empty place)")
+            cards = np.where(cards < 0, NO_CARD, cards).astype(np.uint8)
+        hands = np.ascontiguousarray(cards)
+        single = False
+    elif isinstance(cards, (list, tuple)) and cards and not isinstance(cards[0], (str, int, np.integer)):
+        return _as_hands(np.array(cards))
+    else:
+        hands = parse_cards(cards)[None, :]
+        single = True
+    if hands.shape[0] == 0:
+        return hands, single
+    if hands.shape[1] == 0:
+        raise CardError("a hand holds no cards")
+    row, problem, code, fewest, most = check_hands(hands)
+    if row >= 0:
+        what = f"code {code}" if problem == 1 else repr(card_text(code))
+        kind = "unknown card" if problem == 1 else "duplicate card"
+        raise CardError(f"{kind} {what} in hand {row}")
+    if most > MAX_CARDS:
+        raise CardError(f"a hand holds {most} cards; at most {MAX_CARDS} are evaluated")
+    if fewest < 1:
+        raise CardError("a hand holds no cards")
+    return hands, single
+
+
+def _wild_masks(hands, wild, wild_ranks):
+    """Per-row card masks of the wild cards, or ``None`` when nothing is wild."""
+    if wild is None and wild_ranks is None:
+        return None
+    n = hands.shape[0]
+    masks = np.zeros(n, dtype=np.uint64)
+    if wild_ranks is not None:
+        masks |= np.uint64(ranks_mask(parse_ranks(wild_ranks)))
+    if wild is not None:
+        if isinstance(wild, np.ndarray) and wild.dtype == np.bool_:
+            if wild.shape != hands.shape:
+                raise WantitError(
+                    f"a wild-flag array must have the shape of the hands {hands.shape}, got {wild.shape}"
+                )
+            real = hands != NO_CARD
+            codes = hands.astype(np.uint64)
+            bits = np.left_shift(np.uint64(1), np.uint64(16) * (codes & np.uint64(3)) + (codes >> np.uint64(2)))
+            masks |= np.bitwise_or.reduce(np.where(wild & real, bits, np.uint64(0)), axis=1)
+        else:
+            masks |= np.uint64(cards_mask(parse_cards(wild, allow_empty=True)))
+    return masks
+
+
+def _five_kind_code(five_kind):
+    if isinstance(five_kind, (int, np.integer)) and int(five_kind) in FIVE_KIND_POSITIONS.values():
+        return int(five_kind)
+    try:
+        return FIVE_KIND_POSITIONS[str(five_kind)]
+    except KeyError:
+        raise WantitError(
+            f"unknown five_kind position {five_kind!r}; choose one of {', '.join(FIVE_KIND_POSITIONS)}"
+        ) from None
+
+
+def low_threshold(qualifier) -> int:
+    """The smallest qualifying low strength for a qualifier (``None``: any low)."""
+    if qualifier is None:
+        return 1
+    try:
+        q = int(qualifier)
+    except (TypeError, ValueError):
+        raise WantitError(f"low qualifier must be a whole number 5..13 (8 = eight-or-better), got {qualifier!r}") from None
+    if not 5 <= q <= 13:
+        raise WantitError(f"low qualifier must be 5..13 (8 = eight-or-better), got {q}")
+    return int(R.low_qualifier_threshold(q))
+
+
+def _result(out, single):
+    return int(out[0]) if single else out
+
+
+# -------------------------------------------------------------------- evaluators
+
+
+def evaluate_high(cards, wild=None, wild_ranks=None, five_kind="above_straight_flush",
+                  wild_may_duplicate=False):
+    """Best high hand of each hand (best five of up to ten cards), larger is better.
+
+    ``wild``: cards that are wild for their holder (a string, codes, or for many
+    hands a boolean array of the hands' shape flagging wild places). ``wild_ranks``:
+    ranks whose every card is wild (``"3"``). ``five_kind``: where five of a kind
+    ranks (``above_straight_flush``, ``below_straight_flush``,
+    ``above_sf_below_natural_royal``). ``wild_may_duplicate`` allows the
+    "double-ace flush". A hand of fewer than five cards is an incomplete hand.
+    """
+    hands, single = _as_hands(cards)
+    fk = _five_kind_code(five_kind)
+    wild_masks = _wild_masks(hands, wild, wild_ranks)
+    out = np.empty(hands.shape[0], dtype=np.int32)
+    if wild_masks is None and 5 <= hands.shape[1] <= 7 and not (hands == NO_CARD).any():
+        high_batch_hashed(_tables(), hands, fk, out)
+    else:
+        if wild_masks is None:
+            wild_masks = np.zeros(hands.shape[0], dtype=np.uint64)
+        high_batch_masked(_tables(), hands, wild_masks, fk, bool(wild_may_duplicate), out)
+    return _result(out, single)
+
+
+def evaluate_low(cards, qualifier=None, wild=None, wild_ranks=None):
+    """Best ace-to-five low of each hand, larger is better; 0 means no low.
+
+    ``qualifier``: e.g. ``8`` for eight-or-better (five different ranks, all 8 or
+    lower, ace 1); a hand that does not qualify, or holds fewer than five cards,
+    gets 0. ``wild`` and ``wild_ranks`` as in ``evaluate_high``: a wild card takes
+    the lowest rank the hand lacks.
+    """
+    hands, single = _as_hands(cards)
+    threshold = low_threshold(qualifier)
+    wild_masks = _wild_masks(hands, wild, wild_ranks)
+    out = np.empty(hands.shape[0], dtype=np.int32)
+    if wild_masks is None and 5 <= hands.shape[1] <= 7 and not (hands == NO_CARD).any():
+        low_batch_hashed(_tables(), hands, threshold, out)
+    else:
+        if wild_masks is None:
+            wild_masks = np.zeros(hands.shape[0], dtype=np.uint64)
+        low_batch_masked(_tables(), hands, wild_masks, threshold, out)
+    return _result(out, single)
+
+
+# -------------------------------------------------------------------- categories
+
+
+def hand_category(strength):
+    """The ``Category`` of a high strength, or an int array of them."""
+    if np.ndim(strength) == 0:
+        slot = int(strength) >> R.CAT_SHIFT
+        if not 1 <= slot <= R.NATURAL_ROYAL:
+            raise WantitError(f"{strength} is not a high-hand strength")
+        return Category(int(_SLOT_CATEGORY[slot]))
+    slots = np.asarray(strength, dtype=np.int64) >> R.CAT_SHIFT
+    if slots.size and (slots.min() < 1 or slots.max() > R.NATURAL_ROYAL):
+        raise WantitError("not every value is a high-hand strength")
+    return _SLOT_CATEGORY[slots]
+
+
+def high_ranks(strength) -> list[int]:
+    """The ranks (0..12 for 2..A) of the five cards of a high strength, in the order
+    they are compared; an incomplete hand gives fewer."""
+    s = int(strength)
+    nibbles = [(s >> shift) & 0xF for shift in (16, 12, 8, 4, 0)]
+    return [n - 1 for n in nibbles if n]
+
+
+def low_ranks(strength) -> list[int]:
+    """The ranks (0..12 for 2..A) of the five cards of a low strength, in the order
+    they are compared."""
+    s = int(strength)
+    out = []
+    for shift in (16, 12, 8, 4, 0):
+        v = 14 - ((s >> shift) & 0xF)  # low value, ace 1
+        out.append(12 if v == 1 else v - 2)
+    return out
+
+
+_NAMES = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+          "jack", "queen", "king", "ace"]
+_PLURALS = ["twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines",
+            "tens", "jacks", "queens", "kings", "aces"]
+
+
+def _chars(ranks):
+    return "-".join(RANK_CHARS[r] for r in ranks)
+
+
+def describe_high(strength) -> str:
+    """A high strength in words: ``"Full house, nines full of fives"``."""
+    s = int(strength)
+    slot = s >> R.CAT_SHIFT
+    cat = hand_category(s)
+    r = high_ranks(s)
+    if slot == R.NATURAL_ROYAL:
+        return "Royal flush (natural)"
+    if cat == Category.FIVE_OF_A_KIND:
+        return f"Five of a kind, {_PLURALS[r[0]]}"
+    if cat == Category.STRAIGHT_FLUSH:
+        return "Royal flush" if r[0] == 12 else f"Straight flush, {_NAMES[r[0]]} high"
+    if cat == Category.FOUR_OF_A_KIND:
+        kick = f", {_NAMES[r[4]]} kicker" if len(r) > 4 else ""
+        return f"Four of a kind, {_PLURALS[r[0]]}{kick}"
+    if cat == Category.FULL_HOUSE:
+        return f"Full house, {_PLURALS[r[0]]} full of {_PLURALS[r[3]]}"
+    if cat == Category.FLUSH:
+        return f"Flush, {_chars(r)}"
+    if cat == Category.STRAIGHT:
+        return f"Straight, {_NAMES[r[0]]} high"
+    if cat == Category.THREE_OF_A_KIND:
+        kick = f", {_chars(r[3:])} kickers" if len(r) > 3 else ""
+        return f"Three of a kind, {_PLURALS[r[0]]}{kick}"
+    if cat == Category.TWO_PAIR:
+        kick = f", {_NAMES[r[4]]} kicker" if len(r) > 4 else ""
+        return f"Two pair, {_PLURALS[r[0]]} and {_PLURALS[r[2]]}{kick}"
+    if cat == Category.PAIR:
+        kick = f", {_chars(r[2:])} kickers" if len(r) > 2 else ""
+        return f"Pair of {_PLURALS[r[0]]}{kick}"
+    return f"High card, {_chars(r)}"
+
+
+_LOW_PATTERNS = {
+    R.LOW_NO_PAIR: "",
+    R.LOW_PAIR: "pair",
+    R.LOW_TWO_PAIR: "two pair",
+    R.LOW_TRIPS: "three of a kind",
+    R.LOW_FULL_HOUSE: "full house",
+    R.LOW_QUADS: "four of a kind",
+}
+
+
+def describe_low(strength) -> str:
+    """A low strength in words: ``"7-5-4-3-2"``; paired lows name their pattern."""
+    s = int(strength)
+    if s == 0:
+        return "No low"
+    pattern = s >> R.CAT_SHIFT
+    if pattern not in _LOW_PATTERNS:
+        raise WantitError(f"{strength} is not a low-hand strength")
+    ranks = sorted(low_ranks(s), key=lambda r: -1 if r == 12 else r, reverse=True)
+    text = _chars(ranks)
+    return text if pattern == R.LOW_NO_PAIR else f"{text} ({_LOW_PATTERNS[pattern]})"
+
+
+# ------------------------------------------------------------ the five cards used
+
+
+def _wild_set(codes, wild, wild_ranks):
+    wild_codes = set()
+    if wild is not None:
+        wild_codes |= {int(c) for c in parse_cards(wild, allow_empty=True)}
+    if wild_ranks is not None:
+        wr = set(parse_ranks(wild_ranks))
+        wild_codes |= {c for c in range(52) if c >> 2 in wr}
+    return [int(c) for c in codes if int(c) in wild_codes]
+
+
+def _assign(needed, naturals, wilds, suit=None):
+    """Match each needed rank to a held natural card (of ``suit`` if given) or a wild.
+
+    Returns ``[(card, stands_for or None)]``.
+    """
+    free = list(naturals)
+    spare = list(wilds)
+    used = []
+    for rank in needed:
+        pick = next((c for c in free if c >> 2 == rank and (suit is None or c & 3 == suit)), None)
+        if pick is not None:
+            free.remove(pick)
+            used.append((pick, None))
+            continue
+        if not spare:
+            return None
+        taken = {c for c, _ in used} | {s for _, s in used if s is not None} | set(naturals)
+        suits = [suit] if suit is not None else [x for x in range(4) if 4 * rank + x not in taken] or [0]
+        used.append((spare.pop(0), 4 * rank + suits[0]))
+    return used
+
+
+def best_high_five(cards, wild=None, wild_ranks=None, five_kind="above_straight_flush",
+                   wild_may_duplicate=False):
+    """``(strength, [(card, stands_for)])``: the best high hand and the cards it uses.
+
+    ``stands_for`` is the card a wild card becomes (``None`` for a natural card).
+    """
+    codes = [int(c) for c in parse_cards(cards)]
+    strength = evaluate_high(codes, wild=wild, wild_ranks=wild_ranks, five_kind=five_kind,
+                             wild_may_duplicate=wild_may_duplicate)
+    wilds = _wild_set(codes, wild, wild_ranks)
+    naturals = [c for c in codes if c not in wilds]
+    needed = high_ranks(strength)
+    cat = hand_category(strength)
+    if cat in (Category.FLUSH, Category.STRAIGHT_FLUSH):
+        for suit in range(4):
+            used = _assign(needed, naturals, wilds, suit)
+            if used is not None:
+                return strength, used
+    return strength, _assign(needed, naturals, wilds) or []
+
+
+def best_low_five(cards, qualifier=None, wild=None, wild_ranks=None):
+    """``(strength, [(card, stands_for)])`` for the best low (empty when no low)."""
+    codes = [int(c) for c in parse_cards(cards)]
+    strength = evaluate_low(codes, qualifier=qualifier, wild=wild, wild_ranks=wild_ranks)
+    if strength == 0:
+        return 0, []
+    wilds = _wild_set(codes, wild, wild_ranks)
+    naturals = [c for c in codes if c not in wilds]
+    return strength, _assign(low_ranks(strength), naturals, wilds) or []
+
+
+def format_used(used) -> str:
+    """``"As Kd 3h(=Qs)"``: the cards of a hand, wild cards with what they stand for."""
+    parts = []
+    for card, stands in used:
+        parts.append(card_text(card) + (f"(={card_text(stands)})" if stands is not None else ""))
+    return " ".join(parts)
+
+
+__all__ = [
+    "Category", "evaluate_high", "evaluate_low", "hand_category", "describe_high",
+    "describe_low", "best_high_five", "best_low_five", "high_ranks", "low_ranks",
+    "low_threshold", "format_used",
+]

@@ -1,0 +1,315 @@
+"""High and ace-to-five low evaluators, single hands and batches.
+
+Two paths give the same strengths:
+
+* the **hashed path** for 5 to 7 natural cards: sum the cards' keys, test for a
+  flush with one ``&``, then one lookup (``kernels.tables``);
+* the **mask path** for anything else: more than seven cards, fewer than five,
+  and wild cards. It works on a suit-major card mask (``kernels.cards``) and the
+  rank-set evaluators of ``kernels.ranking``.
+
+Every function takes the tables as its first argument (an ``EvalTables``), never
+from a global: numba's cache would not notice a changed global array.
+"""
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit, prange
+
+from .cards import NO_CARD, card_bit
+from .ranking import (
+    CAT_SHIFT,
+    FIVE_KIND_ABOVE_SF,
+    FIVE_KIND_BELOW_SF,
+    FK_ABOVE_SF_BELOW_NATURAL_ROYAL,
+    FK_BELOW_STRAIGHT_FLUSH,
+    FLUSH,
+    NATURAL_ROYAL,
+    ROYAL,
+    STRAIGHT_FLUSH,
+    add_rank,
+    high_from_rank_sets,
+    low_from_rank_sets,
+    pack,
+    popcount,
+    straight_nibbles,
+    top_bit,
+    top_nibbles,
+)
+from .tables import FLUSH_CHECK, INITIAL_KEY, ROW_MASK, ROW_SHIFT, load_tables
+
+EvalTables = namedtuple("EvalTables", "card_keys offsets high low flush")
+
+ROYAL_FLUSH_STRENGTH = pack(STRAIGHT_FLUSH, 13, 12, 11, 10, 9)
+LOW_ORDER = np.array([12, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], dtype=np.int64)
+_SUIT_COUNTER_SHIFT = np.uint64(32)
+
+
+def eval_tables():
+    """The shipped lookup tables, as the tuple every evaluator takes."""
+    t = load_tables()
+    return EvalTables(t["card_keys"], t["offsets"], t["high"], t["low"], t["flush"])
+
+
+# --------------------------------------------------------------------- hashed path
+
+
+@njit(cache=True, inline="always")
+def rank_slot(t, key):
+    """Table index of the rank part of a hand key."""
+    rk = np.uint32(key)
+    return (rk & np.uint32(ROW_MASK)) + t.offsets[rk >> np.uint32(ROW_SHIFT)]
+
+
+@njit(cache=True, inline="always")
+def flush_suit(key):
+    """The suit holding five or more cards of a key that passed the flush check."""
+    f = (key >> _SUIT_COUNTER_SHIFT) & np.uint64(0x8888)
+    if f & np.uint64(0x8):
+        return 0
+    if f & np.uint64(0x80):
+        return 1
+    if f & np.uint64(0x800):
+        return 2
+    return 3
+
+
+@njit(cache=True, inline="always")
+def hand_key(t, codes, n):
+    """Sum of the keys of ``codes[:n]`` (unrolled for the common seven cards)."""
+    k = t.card_keys
+    if n == 7:
+        return (INITIAL_KEY + k[codes[0]] + k[codes[1]] + k[codes[2]] + k[codes[3]]
+                + k[codes[4]] + k[codes[5]] + k[codes[6]])
+    key = INITIAL_KEY
+    for j in range(n):
+        key += k[codes[j]]
+    return key
+
+
+@njit(cache=True, inline="always")
+def high_from_key(t, key, codes, n):
+    """High strength of ``codes[:n]`` (5 to 7 real cards, no wilds) from their key."""
+    if key & FLUSH_CHECK:
+        suit = flush_suit(key)
+        ranks = 0
+        for j in range(n):
+            if codes[j] & 3 == suit:
+                ranks |= 1 << (codes[j] >> 2)
+        return t.flush[ranks]
+    return t.high[rank_slot(t, key)]
+
+
+@njit(cache=True, inline="always")
+def high_hashed(t, codes, n):
+    """High strength of ``codes[:n]``: 5 to 7 distinct real cards, no wilds."""
+    return high_from_key(t, hand_key(t, codes, n), codes, n)
+
+
+@njit(cache=True, inline="always")
+def low_hashed(t, codes, n):
+    """Ace-to-five low strength of ``codes[:n]``: 5 to 7 real cards, no wilds."""
+    return t.low[rank_slot(t, hand_key(t, codes, n))]
+
+
+# ----------------------------------------------------------------------- mask path
+
+
+@njit(cache=True, inline="always")
+def rank_sets(mask):
+    """``(r1, r2, r3, r4)`` of a card mask: ranks held at least 1, 2, 3, 4 times."""
+    s0 = np.int64(mask & np.uint64(0x1FFF))
+    s1 = np.int64((mask >> np.uint64(16)) & np.uint64(0x1FFF))
+    s2 = np.int64((mask >> np.uint64(32)) & np.uint64(0x1FFF))
+    s3 = np.int64((mask >> np.uint64(48)) & np.uint64(0x1FFF))
+    r1 = s0 | s1 | s2 | s3
+    r2 = (s0 & s1) | (s0 & s2) | (s0 & s3) | (s1 & s2) | (s1 & s3) | (s2 & s3)
+    r3 = (s0 & s1 & s2) | (s0 & s1 & s3) | (s0 & s2 & s3) | (s1 & s2 & s3)
+    r4 = s0 & s1 & s2 & s3
+    return r1, r2, r3, r4
+
+
+@njit(cache=True)
+def _best_rank_only_wild(r1, r2, r3, r4, w):
+    """Best non-flush high with ``w`` (1..4) wild cards, trying every rank multiset.
+
+    A wild may not make a fifth card of a rank here: that is five of a kind,
+    handled by the caller.
+    """
+    best = 0
+    for a in range(13):
+        if (r4 >> a) & 1:
+            continue
+        a1, a2, a3, a4 = add_rank(r1, r2, r3, r4, a)
+        if w == 1:
+            best = max(best, high_from_rank_sets(a1, a2, a3, a4))
+            continue
+        for b in range(a, 13):
+            if (a4 >> b) & 1:
+                continue
+            b1, b2, b3, b4 = add_rank(a1, a2, a3, a4, b)
+            if w == 2:
+                best = max(best, high_from_rank_sets(b1, b2, b3, b4))
+                continue
+            for c in range(b, 13):
+                if (b4 >> c) & 1:
+                    continue
+                c1, c2, c3, c4 = add_rank(b1, b2, b3, b4, c)
+                if w == 3:
+                    best = max(best, high_from_rank_sets(c1, c2, c3, c4))
+                    continue
+                for d in range(c, 13):
+                    if (c4 >> d) & 1:
+                        continue
+                    d1, d2, d3, d4 = add_rank(c1, c2, c3, c4, d)
+                    best = max(best, high_from_rank_sets(d1, d2, d3, d4))
+    return best
+
+
+@njit(cache=True)
+def _suited_wild(ranks, w, five_kind_position, wild_may_duplicate):
+    """Best straight flush or flush of one suit's natural ranks plus ``w`` wilds."""
+    if popcount(ranks) + w < 5:
+        return 0
+    if five_kind_position == FK_ABOVE_SF_BELOW_NATURAL_ROYAL and ranks & ROYAL == ROYAL:
+        return pack(NATURAL_ROYAL, 13, 12, 11, 10, 9)
+    for top in range(12, 2, -1):
+        run = (1 << 12) | 0b1111 if top == 3 else 0b11111 << (top - 4)
+        if 5 - popcount(ranks & run) <= w:
+            return straight_nibbles(STRAIGHT_FLUSH, top)
+    if wild_may_duplicate:
+        # Every wild becomes another ace of the suit: the "double-ace flush".
+        aces = w + ((ranks >> 12) & 1)
+        if aces >= 5:
+            return pack(FLUSH, 13, 13, 13, 13, 13)
+        nib = 0
+        for _ in range(aces):
+            nib = (nib << 4) | 13
+        rest = top_nibbles(ranks & 0xFFF, 5 - aces) >> (4 * aces)
+        return (FLUSH << CAT_SHIFT) | (nib << (4 * (5 - aces))) | rest
+    filled = ranks
+    for _ in range(w):
+        filled |= 1 << top_bit(~filled & 0x1FFF)
+    return (FLUSH << CAT_SHIFT) | top_nibbles(filled, 5)
+
+
+@njit(cache=True)
+def high_mask(t, natural, w, five_kind_position, wild_may_duplicate):
+    """High strength of the natural cards in a mask plus ``w`` wild cards.
+
+    Any number of cards; fewer than five give an incomplete hand.
+    ``five_kind_position`` is one of ``ranking.FK_*``.
+    """
+    r1, r2, r3, r4 = rank_sets(natural)
+    if w >= 5:
+        best = pack(FIVE_KIND_ABOVE_SF, 13, 13, 13, 13, 13)
+    else:
+        best = 0
+    if w == 0:
+        if r1:
+            best = high_from_rank_sets(r1, r2, r3, r4)
+    elif w < 5:
+        best = _best_rank_only_wild(r1, r2, r3, r4, w)
+        five = (r4, r3, r2, r1)[w - 1]  # ranks held 5 - w or more times
+        if five:
+            q = top_bit(five) + 1
+            best = max(best, pack(FIVE_KIND_ABOVE_SF, q, q, q, q, q))
+    for suit in range(4):
+        ranks = np.int64((natural >> np.uint64(16 * suit)) & np.uint64(0x1FFF))
+        if w == 0:
+            f = np.int64(t.flush[ranks])
+            if five_kind_position == FK_ABOVE_SF_BELOW_NATURAL_ROYAL and f == ROYAL_FLUSH_STRENGTH:
+                f = pack(NATURAL_ROYAL, 13, 12, 11, 10, 9)
+        else:
+            f = _suited_wild(ranks, w, five_kind_position, wild_may_duplicate)
+        best = max(best, f)
+    if five_kind_position == FK_BELOW_STRAIGHT_FLUSH and best >> CAT_SHIFT == FIVE_KIND_ABOVE_SF:
+        best = (FIVE_KIND_BELOW_SF << CAT_SHIFT) | (best & ((1 << CAT_SHIFT) - 1))
+    return best
+
+
+@njit(cache=True)
+def low_mask(natural, w):
+    """Ace-to-five low of the natural cards plus ``w`` wilds (0 when under 5 cards).
+
+    A wild takes the lowest rank the natural cards lack (ace first), so it can
+    never undo a natural pair (RULES.md §0.5).
+    """
+    r1, r2, r3, r4 = rank_sets(natural)
+    for r in LOW_ORDER:
+        if w == 0:
+            break
+        if not (r1 >> r) & 1:
+            r1 |= 1 << r
+            w -= 1
+    return low_from_rank_sets(r1, r2, r3, r4)
+
+
+@njit(cache=True, inline="always")
+def qualify(low, threshold):
+    return low if low >= threshold else 0
+
+
+@njit(cache=True, inline="always")
+def natural_royal_fix(strength, five_kind_position):
+    if five_kind_position == FK_ABOVE_SF_BELOW_NATURAL_ROYAL and strength == ROYAL_FLUSH_STRENGTH:
+        return pack(NATURAL_ROYAL, 13, 12, 11, 10, 9)
+    return strength
+
+
+# -------------------------------------------------------------------------- batches
+
+
+@njit(cache=True, parallel=True)
+def high_batch_hashed(t, cards, five_kind_position, out):
+    """High strengths of a 2-D array of 5 to 7 real cards per row, no wilds, into ``out``."""
+    n, k = cards.shape
+    for i in prange(n):
+        out[i] = natural_royal_fix(high_hashed(t, cards[i], k), five_kind_position)
+    return out
+
+
+@njit(cache=True, parallel=True)
+def low_batch_hashed(t, cards, threshold, out):
+    """Low strengths of a 2-D array of 5 to 7 real cards per row, no wilds, into ``out``."""
+    n, k = cards.shape
+    for i in prange(n):
+        out[i] = qualify(low_hashed(t, cards[i], k), threshold)
+    return out
+
+
+@njit(cache=True, inline="always")
+def _split_row(row, wild):
+    natural = np.uint64(0)
+    w = 0
+    for c in row:
+        if c == NO_CARD:
+            continue
+        b = card_bit(c)
+        if b & wild:
+            w += 1
+        else:
+            natural |= b
+    return natural, w
+
+
+@njit(cache=True, parallel=True)
+def high_batch_masked(t, cards, wild, five_kind_position, wild_may_duplicate, out):
+    """High strengths of any rows (``NO_CARD`` padding allowed) into ``out``;
+    ``wild[i]`` is the card mask of the cards that are wild in row ``i``."""
+    n = cards.shape[0]
+    for i in prange(n):
+        natural, w = _split_row(cards[i], wild[i])
+        out[i] = high_mask(t, natural, w, five_kind_position, wild_may_duplicate)
+    return out
+
+
+@njit(cache=True, parallel=True)
+def low_batch_masked(t, cards, wild, threshold, out):
+    """Low strengths of any rows (``NO_CARD`` padding allowed), wilds per row, into ``out``."""
+    n = cards.shape[0]
+    for i in prange(n):
+        natural, w = _split_row(cards[i], wild[i])
+        out[i] = qualify(low_mask(natural, w), threshold)
+    return out

@@ -1,0 +1,237 @@
+"""Lookup tables of the fast evaluators: built once, shipped in ``kernels/data``.
+
+The design is a perfect hash over additive rank keys (as in OMPEval):
+
+* every card has a 64-bit key: its rank's *multiplier* in the low 32 bits and a
+  4-bit counter of its suit in the high 32 bits;
+* a hand's key is the sum of its cards' keys (plus an initial 3 in every suit
+  counter), so adding a card is one addition;
+* the multipliers make the rank part unique for every rank multiset of up to seven
+  cards, so it indexes the high (non-flush) and low values of the hand;
+* a suit counter reaches 8 (bit 3 set) exactly when that suit holds five cards,
+  so one ``&`` detects a flush, and the flush suit's 13-bit rank set indexes the
+  flush table.
+
+The sparse rank keys (up to 18.4 million) are compressed by row displacement: key
+``k`` lives at ``(k & ROW_MASK) + offsets[k >> ROW_SHIFT]``.
+
+``python -m kernels.tables`` rebuilds ``kernels/data/eval_tables.npz``.
+"""
+
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from .ranking import flush_from_suit, high_from_rank_sets, low_from_rank_sets
+
+MAX_HASHED_CARDS = 7
+
+# Found by a greedy search (``search_rank_multipliers``): for each rank in turn, the
+# smallest multiplier keeping the sums of all multisets of <= 7 cards, <= 4 per rank,
+# distinct. Smaller multipliers mean a smaller offsets table.
+RANK_MULTIPLIERS = np.array(
+    [1, 5, 24, 112, 521, 2247, 9244, 30823, 103066, 250154, 667453, 1526359, 3453520],
+    dtype=np.uint64,
+)
+SUIT_COUNTER_SHIFT = 32
+INITIAL_KEY = np.uint64(0x3333 << SUIT_COUNTER_SHIFT)
+FLUSH_CHECK = np.uint64(0x8888 << SUIT_COUNTER_SHIFT)
+RANK_KEY_MASK = np.uint64(0xFFFFFFFF)
+ROW_SHIFT = 9
+ROW_MASK = (1 << ROW_SHIFT) - 1
+
+DATA_FILE = Path(__file__).parent / "data" / "eval_tables.npz"
+
+
+def card_keys():
+    """The 64-bit key of each card code 0..51."""
+    keys = np.zeros(52, dtype=np.uint64)
+    for code in range(52):
+        rank, suit = divmod(code, 4)
+        keys[code] = RANK_MULTIPLIERS[rank] + np.uint64(1 << (SUIT_COUNTER_SHIFT + 4 * suit))
+    return keys
+
+
+def rank_multisets(max_cards=MAX_HASHED_CARDS):
+    """Every rank-count vector with at most 4 of a rank and ``max_cards`` in all."""
+    out = []
+    counts = [0] * 13
+
+    def walk(rank, left):
+        if rank == 13:
+            out.append(tuple(counts))
+            return
+        for c in range(min(4, left) + 1):
+            counts[rank] = c
+            walk(rank + 1, left - c)
+        counts[rank] = 0
+
+    walk(0, max_cards)
+    return np.array(out, dtype=np.int64)
+
+
+@njit(cache=True)
+def _rank_values(multisets, multipliers):
+    n = multisets.shape[0]
+    keys = np.zeros(n, np.int64)
+    high = np.zeros(n, np.uint32)
+    low = np.zeros(n, np.uint32)
+    for i in range(n):
+        r1 = r2 = r3 = r4 = 0
+        key = 0
+        for r in range(13):
+            c = multisets[i, r]
+            key += c * np.int64(multipliers[r])
+            if c >= 1:
+                r1 |= 1 << r
+            if c >= 2:
+                r2 |= 1 << r
+            if c >= 3:
+                r3 |= 1 << r
+            if c >= 4:
+                r4 |= 1 << r
+        keys[i] = key
+        if r1:
+            high[i] = high_from_rank_sets(r1, r2, r3, r4)
+        low[i] = low_from_rank_sets(r1, r2, r3, r4)
+    return keys, high, low
+
+
+@njit(cache=True)
+def _displace_rows(row_of, col_of, row_order, n_rows, row_width):
+    """First-fit row displacement; returns per-row offsets and the table size."""
+    offsets = np.zeros(n_rows, np.int64)
+    used = np.zeros(row_of.shape[0] * 4 + row_width, np.bool_)
+    starts = np.zeros(n_rows + 1, np.int64)
+    for r in row_of:
+        starts[r + 1] += 1
+    for r in range(n_rows):
+        starts[r + 1] += starts[r]
+    cols = np.empty(row_of.shape[0], np.int64)
+    fill = starts[:-1].copy()
+    for i in range(row_of.shape[0]):
+        cols[fill[row_of[i]]] = col_of[i]
+        fill[row_of[i]] += 1
+    size = 0
+    for r in row_order:
+        lo, hi = starts[r], starts[r + 1]
+        if lo == hi:
+            continue
+        off = 0
+        while True:
+            ok = True
+            for j in range(lo, hi):
+                if used[off + cols[j]]:
+                    ok = False
+                    break
+            if ok:
+                break
+            off += 1
+        offsets[r] = off
+        for j in range(lo, hi):
+            used[off + cols[j]] = True
+            size = max(size, off + cols[j] + 1)
+    return offsets, size
+
+
+@njit(cache=True)
+def _flush_table():
+    table = np.zeros(1 << 13, np.uint32)
+    for m in range(1 << 13):
+        table[m] = flush_from_suit(m)
+    return table
+
+
+def build_tables():
+    """Compute every table from the ranking rules (a few seconds)."""
+    multisets = rank_multisets()
+    keys, high, low = _rank_values(multisets, RANK_MULTIPLIERS)
+    if len(np.unique(keys)) != len(keys):
+        raise AssertionError("rank multipliers do not give unique keys")
+    rows = keys >> ROW_SHIFT
+    cols = keys & ROW_MASK
+    n_rows = int(rows.max()) + 1
+    per_row = np.bincount(rows, minlength=n_rows)
+    order = np.argsort(-per_row, kind="stable")
+    offsets, size = _displace_rows(rows, cols, order, n_rows, 1 << ROW_SHIFT)
+    slot = cols + offsets[rows]
+    high_table = np.zeros(size, np.uint32)
+    low_table = np.zeros(size, np.uint32)
+    high_table[slot] = high
+    low_table[slot] = low
+    return {
+        "card_keys": card_keys(),
+        "offsets": offsets.astype(np.uint32),
+        "high": high_table,
+        "low": low_table,
+        "flush": _flush_table(),
+    }
+
+
+def save_tables(path=DATA_FILE):
+    tables = build_tables()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, **tables)
+    return tables
+
+
+_LOADED = None
+
+
+def load_tables():
+    """The shipped tables as a dict of arrays (read once per process)."""
+    global _LOADED
+    if _LOADED is None:
+        if DATA_FILE.exists():
+            with np.load(DATA_FILE) as data:
+                _LOADED = {name: data[name] for name in data.files}
+        else:
+            _LOADED = build_tables()
+    return _LOADED
+
+
+def search_rank_multipliers(max_cards=MAX_HASHED_CARDS):
+    """Re-run the greedy multiplier search (minutes); returns the 13 multipliers."""
+    sums = np.array([0], np.int64)
+    sizes = np.array([0], np.int64)
+    found = []
+    for _ in range(13):
+        m = _smallest_multiplier(sums, sizes, found[-1] + 1 if found else 1, max_cards)
+        found.append(m)
+        new_sums, new_sizes = [], []
+        for c in range(5):
+            keep = sizes + c <= max_cards
+            new_sums.append(sums[keep] + c * m)
+            new_sizes.append(sizes[keep] + c)
+        sums, sizes = np.concatenate(new_sums), np.concatenate(new_sizes)
+    return found
+
+
+@njit(cache=True)
+def _smallest_multiplier(sums, sizes, start, max_cards):
+    top = sums.max()
+    m = start
+    stamp = np.zeros(top + 8 * m + 1, np.int64)
+    while True:
+        if top + 4 * m + 1 > stamp.shape[0]:
+            stamp = np.zeros(2 * (top + 4 * m + 1), np.int64)
+        ok = True
+        for i in range(sums.shape[0]):
+            for c in range(min(4, max_cards - sizes[i]) + 1):
+                v = sums[i] + c * m
+                if stamp[v] == m:
+                    ok = False
+                    break
+                stamp[v] = m
+            if not ok:
+                break
+        if ok:
+            return m
+        m += 1
+
+
+if __name__ == "__main__":
+    t = save_tables()
+    total = sum(a.nbytes for a in t.values())
+    print(f"wrote {DATA_FILE}: " + ", ".join(f"{k} {v.shape[0]}" for k, v in t.items()) + f"; {total / 1024:.0f} KiB")
