@@ -211,8 +211,9 @@ def high_mask(t, natural, w, five_kind_position, wild_may_duplicate):
     ``five_kind_position`` is one of ``ranking.FK_*``.
     """
     r1, r2, r3, r4 = rank_sets(natural)
+    fk_slot = FIVE_KIND_BELOW_SF if five_kind_position == FK_BELOW_STRAIGHT_FLUSH else FIVE_KIND_ABOVE_SF
     if w >= 5:
-        best = pack(FIVE_KIND_ABOVE_SF, 13, 13, 13, 13, 13)
+        best = pack(fk_slot, 13, 13, 13, 13, 13)
     else:
         best = 0
     if w == 0:
@@ -223,7 +224,7 @@ def high_mask(t, natural, w, five_kind_position, wild_may_duplicate):
         five = (r4, r3, r2, r1)[w - 1]  # ranks held 5 - w or more times
         if five:
             q = top_bit(five) + 1
-            best = max(best, pack(FIVE_KIND_ABOVE_SF, q, q, q, q, q))
+            best = max(best, pack(fk_slot, q, q, q, q, q))
     for suit in range(4):
         ranks = np.int64((natural >> np.uint64(16 * suit)) & np.uint64(0x1FFF))
         if w == 0:
@@ -233,8 +234,6 @@ def high_mask(t, natural, w, five_kind_position, wild_may_duplicate):
         else:
             f = _suited_wild(ranks, w, five_kind_position, wild_may_duplicate)
         best = max(best, f)
-    if five_kind_position == FK_BELOW_STRAIGHT_FLUSH and best >> CAT_SHIFT == FIVE_KIND_ABOVE_SF:
-        best = (FIVE_KIND_BELOW_SF << CAT_SHIFT) | (best & ((1 << CAT_SHIFT) - 1))
     return best
 
 

@@ -221,7 +221,7 @@ def brute_low(naturals, w):
     """Best ace-to-five low key (smaller is better) of natural codes plus ``w`` wilds,
     each wild tried as every rank (suits do not matter for low); ``None`` under 5 cards.
     A wild that would make a fifth card of a rank is not a real card and is skipped."""
-    nat = [_low_value(c >> 2) for c in naturals]
+    nat = [_low_value(int(c) >> 2) for c in naturals]
     best = None
     for subs in combinations_with_replacement(range(1, 14), w):
         values = nat + list(subs)
