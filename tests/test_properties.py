@@ -1,0 +1,60 @@
+"""Properties that hold for every hand (hypothesis): suits are symmetric, card order
+does not matter, and one more card never lowers a best-of-n high or low."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analyzer import evaluate_high, evaluate_low
+
+hands = st.lists(st.integers(0, 51), min_size=5, max_size=9, unique=True)
+suit_perms = st.permutations([0, 1, 2, 3])
+
+
+def relabel(cards, perm):
+    return [4 * (c >> 2) + perm[c & 3] for c in cards]
+
+
+@settings(max_examples=400, deadline=None)
+@given(hands, suit_perms, st.randoms(use_true_random=False))
+def test_suit_permutation_and_card_order_do_not_matter(cards, perm, rnd):
+    shuffled = relabel(cards, perm)
+    rnd.shuffle(shuffled)
+    assert evaluate_high(shuffled) == evaluate_high(cards)
+    assert evaluate_low(shuffled) == evaluate_low(cards)
+    assert evaluate_low(shuffled, qualifier=8) == evaluate_low(cards, qualifier=8)
+
+
+@settings(max_examples=400, deadline=None)
+@given(hands, st.integers(0, 51))
+def test_adding_a_card_never_lowers_high_or_low(cards, extra):
+    if extra in cards:
+        return
+    more = cards + [extra]
+    assert evaluate_high(more) >= evaluate_high(cards)
+    assert evaluate_low(more) >= evaluate_low(cards)
+    assert evaluate_low(more, qualifier=8) >= evaluate_low(cards, qualifier=8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 51), min_size=6, max_size=8, unique=True), st.integers(1, 2), suit_perms)
+def test_wild_hands_are_suit_symmetric_and_monotone(cards, w, perm):
+    wild = cards[:w]
+    high = evaluate_high(cards, wild=wild)
+    assert evaluate_high(relabel(cards, perm), wild=relabel(wild, perm)) == high
+    assert evaluate_high(cards[:-1], wild=wild) <= high
+    assert evaluate_low(cards[:-1], wild=wild) <= evaluate_low(cards, wild=wild)
+
+
+def test_batch_equals_single_hands_and_both_paths_agree():
+    rng = np.random.default_rng(5)
+    for k in (5, 6, 7):
+        batch = rng.random((300, 52)).argpartition(k, axis=1)[:, :k].astype(np.uint8)
+        highs = evaluate_high(batch)
+        lows = evaluate_low(batch)
+        assert highs.dtype == np.int32 and highs.shape == (300,)
+        assert [evaluate_high(list(r)) for r in batch[:50]] == highs[:50].tolist()
+        # A padded copy goes through the mask path; it must give the same numbers.
+        padded = np.concatenate([batch, np.full((300, 2), 255, np.uint8)], axis=1)
+        assert (evaluate_high(padded) == highs).all()
+        assert (evaluate_low(padded) == lows).all()
