@@ -68,7 +68,8 @@ def _tables():
 
 
 def _as_hands(cards):
-    """``(2-D uint8 array, single)`` from any accepted hand input, validated."""
+    """``(2-D uint8 array, single, padded)`` from any accepted hand input, validated;
+    ``padded`` says some row holds fewer real cards than the array is wide."""
     if isinstance(cards, np.ndarray) and cards.ndim == 2:
         if not np.issubdtype(cards.dtype, np.integer):
             raise CardError(f"card codes must be integers, got dtype {cards.dtype}")
@@ -84,19 +85,22 @@ def _as_hands(cards):
         hands = parse_cards(cards)[None, :]
         single = True
     if hands.shape[0] == 0:
-        return hands, single
+        return hands, single, False
     if hands.shape[1] == 0:
         raise CardError("a hand holds no cards")
-    row, problem, code, fewest, most = check_hands(hands)
-    if row >= 0:
-        what = f"code {code}" if problem == 1 else repr(card_text(code))
-        kind = "unknown card" if problem == 1 else "duplicate card"
-        raise CardError(f"{kind} {what} in hand {row}")
-    if most > MAX_CARDS:
-        raise CardError(f"a hand holds {most} cards; at most {MAX_CARDS} are evaluated")
-    if fewest < 1:
+    problems, counts = check_hands(hands)
+    bad = np.flatnonzero(problems)
+    if len(bad):
+        row = int(bad[0])
+        problem, code = divmod(int(problems[row]), 256)
+        what = f"unknown card code {code}" if problem == 1 else f"duplicate card {card_text(code)!r}"
+        raise CardError(f"{what} in hand {row}")
+    if counts.max() > MAX_CARDS:
+        raise CardError(f"a hand holds {int(counts.max())} cards; at most {MAX_CARDS} are evaluated")
+    if counts.min() < 1:
         raise CardError("a hand holds no cards")
-    return hands, single
+    padded = bool(counts.min() < hands.shape[1])
+    return hands, single, padded
 
 
 def _wild_masks(hands, wild, wild_ranks):
@@ -164,11 +168,11 @@ def evaluate_high(cards, wild=None, wild_ranks=None, five_kind="above_straight_f
     ``above_sf_below_natural_royal``). ``wild_may_duplicate`` allows the
     "double-ace flush". A hand of fewer than five cards is an incomplete hand.
     """
-    hands, single = _as_hands(cards)
+    hands, single, padded = _as_hands(cards)
     fk = _five_kind_code(five_kind)
     wild_masks = _wild_masks(hands, wild, wild_ranks)
     out = np.empty(hands.shape[0], dtype=np.int32)
-    if wild_masks is None and 5 <= hands.shape[1] <= 7 and not (hands == NO_CARD).any():
+    if wild_masks is None and 5 <= hands.shape[1] <= 7 and not padded:
         high_batch_hashed(_tables(), hands, fk, out)
     else:
         if wild_masks is None:
@@ -185,11 +189,11 @@ def evaluate_low(cards, qualifier=None, wild=None, wild_ranks=None):
     gets 0. ``wild`` and ``wild_ranks`` as in ``evaluate_high``: a wild card takes
     the lowest rank the hand lacks.
     """
-    hands, single = _as_hands(cards)
+    hands, single, padded = _as_hands(cards)
     threshold = low_threshold(qualifier)
     wild_masks = _wild_masks(hands, wild, wild_ranks)
     out = np.empty(hands.shape[0], dtype=np.int32)
-    if wild_masks is None and 5 <= hands.shape[1] <= 7 and not (hands == NO_CARD).any():
+    if wild_masks is None and 5 <= hands.shape[1] <= 7 and not padded:
         low_batch_hashed(_tables(), hands, threshold, out)
     else:
         if wild_masks is None:

@@ -10,7 +10,7 @@ evaluators need (flushes, rank counts by bit arithmetic).
 """
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 N_RANKS = 13
 N_SUITS = 4
@@ -66,27 +66,32 @@ def codes_to_mask(codes):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def check_hands(cards):
-    """Validate a 2-D array of codes. Returns ``(row, problem, code)`` of the first
-    bad row, or ``(-1, 0, 0)``. Problems: 1 unknown code, 2 duplicate card.
-    Also returns the smallest and largest number of real cards in a row."""
-    fewest = cards.shape[1]
-    most = 0
-    for i in range(cards.shape[0]):
+    """Validate a 2-D array of codes, one hand per row, in parallel.
+
+    Returns ``(problems, counts)``: per row 0, or ``256 * problem + code`` with
+    problem 1 for an unknown code and 2 for a duplicate card; and the number of
+    real cards (not ``NO_CARD``) in each row.
+    """
+    n, k = cards.shape
+    problems = np.zeros(n, np.int16)
+    counts = np.zeros(n, np.uint8)
+    for i in prange(n):
         m = np.uint64(0)
-        n = 0
-        for j in range(cards.shape[1]):
+        real = 0
+        for j in range(k):
             c = cards[i, j]
             if c == NO_CARD:
                 continue
             if c >= N_CARDS:
-                return i, 1, np.int64(c), fewest, most
+                problems[i] = 256 + c
+                break
             b = card_bit(c)
             if m & b:
-                return i, 2, np.int64(c), fewest, most
+                problems[i] = 512 + c
+                break
             m |= b
-            n += 1
-        fewest = min(fewest, n)
-        most = max(most, n)
-    return -1, 0, np.int64(0), fewest, most
+            real += 1
+        counts[i] = real
+    return problems, counts
