@@ -66,6 +66,117 @@ def hand(cards, wild, wild_ranks, qualifier, five_kind, wild_may_duplicate, fmt)
         click.echo(f"{a:<{w0}}  {b:<{w1}}  {c}".rstrip())
 
 
+def _key_values(items, what):
+    out = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise WantitError(f"{what} {item!r} should look like name=value")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _policy_specs(items):
+    """``--policy all=heuristic --policy 2=low:take_threshold=0.3`` -> {seat: spec}."""
+    specs = {}
+    for item in items:
+        seat, eq, spec = item.partition("=")
+        if not eq:
+            raise WantitError(f"--policy {item!r} should look like SEAT=PRESET[:param=value,...] (SEAT a number or all)")
+        seat = seat.strip()
+        if seat != "all" and not seat.isdigit():
+            raise WantitError(f"--policy {item!r}: the seat must be a number or 'all'")
+        specs[seat if seat == "all" else int(seat)] = spec.strip()
+    return specs or None
+
+
+@cli.command()
+@click.argument("variant")
+@click.option("--players", "-n", type=int, default=None, help="Number of players (default: the variant's).")
+@click.option("--deals", "-d", type=int, default=100_000, show_default=True)
+@click.option("--seed", "-s", type=int, default=0, show_default=True)
+@click.option("--policy", "policy_items", multiple=True, metavar="SEAT=PRESET[:k=v,...]",
+              help="Policy for a seat (or 'all'); repeatable. See 'wantit variants'.")
+@click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE", help="A rules option; repeatable.")
+@click.option("--threads", type=int, default=None, help="Numba threads (default: all).")
+@click.option("--chunk", type=int, default=100_000, show_default=True, help="Deals per kernel call.")
+@click.option("--fixed-dealer", is_flag=True, help="Keep the dealer on the last seat instead of rotating.")
+@click.option("--checkpoint", type=click.Path(dir_okay=False), default=None,
+              help="Save running totals here after every chunk; rerunning resumes from them.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table", show_default=True)
+def simulate(variant, players, deals, seed, policy_items, rule_items, threads, chunk, fixed_dealer,
+             checkpoint, fmt):
+    """Simulate DEALS deals of VARIANT and report each seat's results."""
+    from .simulate import simulate as run
+
+    def progress(done, total):
+        if total > chunk:
+            click.echo(f"\r{done:,}/{total:,} deals", err=True, nl=done >= total)
+
+    result = run(variant, players=players, policies=_policy_specs(policy_items),
+                 rules=_key_values(rule_items, "--rule"), deals=deals, seed=seed, chunk=chunk,
+                 threads=threads, rotate_dealer=not fixed_dealer, checkpoint=checkpoint, progress=progress)
+    meta = result.meta
+    if meta["interrupted"]:
+        click.echo(f"wantit: interrupted after {meta['deals']:,} deals; these are their results", err=True)
+    if fmt == "json":
+        click.echo(json.dumps({"meta": meta, "seats": result.to_json_records()}, indent=2))
+        return
+    if fmt == "csv":
+        click.echo(result.seats.to_csv(index=False), nl=False)
+        return
+    click.echo(f"{meta['variant']}, {meta['players']} players, {meta['deals']:,} deals, seed {meta['seed']}"
+               + (f", pot carried over {meta['carried_over']:g}" if meta["carried_over"] else ""))
+    table = result.seats.copy()
+    pivot = result.categories.pivot(index="seat", columns="category", values="probability")
+    from .evaluate import Category
+
+    top = [c.label for c in Category if c.label in pivot.columns and pivot[c.label].max() >= 0.0005]
+    click.echo(table.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+    click.echo("\nfinal high hands (probability):")
+    click.echo(pivot[top].to_string(float_format=lambda x: f"{x:.4f}"))
+
+
+@cli.command()
+def variants():
+    """List the variants, their rules options and policy parameters."""
+    from .variants import VARIANTS
+
+    for v in VARIANTS.values():
+        click.echo(f"{v.name}: {v.title} ({v.clause}); {v.min_players}-{v.max_players} players, "
+                   f"default {v.default_players}")
+        click.echo("  rules (--rule KEY=VALUE):")
+        for o in v.options:
+            click.echo(f"    {o.name} = {o.default}  [{o.allowed()}]  {o.meaning} ({o.clause})")
+        click.echo(f"  policies (--policy SEAT=PRESET[:k=v,...]); presets: {', '.join(v.presets)}; "
+                   f"default {v.default_policy}")
+        for p in v.params:
+            click.echo(f"    {p.name} = {p.default:g}  [{p.low:g}..{p.high:g}]  {p.meaning}")
+        click.echo("")
+
+
+@cli.command()
+@click.argument("variant")
+@click.option("--players", "-n", type=int, default=None)
+@click.option("--seed", "-s", type=int, default=0, show_default=True)
+@click.option("--deal", "deal_index", type=int, default=0, show_default=True, help="Which deal of the run.")
+@click.option("--policy", "policy_items", multiple=True, metavar="SEAT=PRESET[:k=v,...]")
+@click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE")
+@click.option("--stacked", default=None, help="Deal these cards in this order instead of shuffling.")
+@click.option("--fixed-dealer", is_flag=True, help="The dealer is the last seat (as with simulate --fixed-dealer).")
+@click.option("--trace", is_flag=True, help="Narrate every offer, refusal, take, declaration and payout.")
+def deal(variant, players, seed, deal_index, policy_items, rule_items, stacked, fixed_dealer, trace):
+    """Play one deal of VARIANT (the same deal 'simulate' plays with this seed) and show it."""
+    from .trace import narrate, play_deal
+
+    d = play_deal(variant, players=players, seed=seed, deal=deal_index, rules=_key_values(rule_items, "--rule"),
+                  policies=_policy_specs(policy_items), stacked=stacked, rotate_dealer=not fixed_dealer)
+    text = narrate(d)
+    if not trace:
+        text = "\n".join(line for line in text.splitlines() if not line.startswith("    "))
+    click.echo(text)
+
+
 @cli.command()
 def warmup():
     """Compile every kernel once so later commands start fast (numba's cache)."""
@@ -80,6 +191,11 @@ def warmup():
         evaluate_low(hands, qualifier=8)
         evaluate_high(hands, wild_ranks="3")
         evaluate_low(hands, wild_ranks="K")
+    from .simulate import simulate as run
+    from .variants import VARIANTS
+
+    for name in VARIANTS:
+        run(name, deals=10, seed=0)
     click.echo("kernels compiled and cached", err=True)
 
 

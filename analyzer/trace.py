@@ -1,0 +1,141 @@
+"""One deal, replayed with its event log, and told as a narrative.
+
+``play_deal`` runs deal ``deal`` of a run with seed ``seed`` exactly as ``simulate``
+does (same stream, same dealer), or a stacked deck given as cards, and returns the
+events and the per-seat results; ``narrate`` turns them into text.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from kernels.cards import NO_CARD
+from kernels.games import common as C
+
+from .cards import format_cards, parse_cards
+from .errors import WantitError
+from .evaluate import _tables, describe_high, describe_low
+from .simulate import seat_policies
+from .variants import get_variant
+
+MAX_EVENTS = 4096
+DECLARATIONS = {0: "HIGH", 1: "LOW", 2: "BOTH"}
+
+
+@dataclass
+class Deal:
+    variant: str
+    players: int
+    dealer: int
+    seed: int
+    deal: int
+    events: np.ndarray  # rows [kind, seat, card, a, b]
+    payout: np.ndarray
+    high: np.ndarray
+    low: np.ndarray
+    declared: np.ndarray
+    high_share: np.ndarray
+    low_share: np.ndarray
+    carry: float
+    split_mode: int
+    hole: np.ndarray  # [seat, k] face-down cards (255 = none)
+    up: np.ndarray  # [seat, k] face-up cards
+
+    @property
+    def nets(self):
+        return self.payout - self.ante
+
+    ante: float = 1.0
+
+
+def play_deal(variant, players=None, seed=0, deal=0, rules=None, policies=None, stacked=None,
+              rotate_dealer=True, dealer=None):
+    """Play one deal with tracing on. ``stacked``: cards to deal in this order instead
+    of the random stream (a string or codes; the deck must hold enough cards)."""
+    v = get_variant(variant)
+    n = v.default_players if players is None else int(players)
+    if not v.min_players <= n <= v.max_players:
+        raise WantitError(f"{v.name} takes {v.min_players} to {v.max_players} players, not {n}")
+    if deal < 0 or seed < 0:
+        raise WantitError("seed and deal must be non-negative")
+    rules_vec = v.rules_vector(rules)
+    pols = np.stack([v.policy_vector(s) for s in seat_policies(v, n, policies)])
+    if dealer is None:
+        dealer = deal % n if rotate_dealer else n - 1
+    if not 0 <= dealer < n:
+        raise WantitError(f"dealer must be a seat 0..{n - 1}")
+    stack = np.zeros(0, np.uint8) if stacked is None else parse_cards(stacked)
+    trace = np.zeros((MAX_EVENTS, C.TRACE_WIDTH), np.int64)
+    payout, hs, ls = np.zeros(n), np.zeros(n), np.zeros(n)
+    declared, high, low = (np.zeros(n, np.int64) for _ in range(3))
+    hole = np.full((n, v.hole_width), NO_CARD, np.uint8)
+    up = np.full((n, v.up_width), NO_CARD, np.uint8)
+    carry, n_events = v.play_seeded(_tables(), rules_vec, pols, n, dealer, int(seed), int(deal), stack, trace,
+                                    payout, hs, ls, declared, high, low, hole, up)
+    return Deal(v.name, n, dealer, int(seed), int(deal), trace[:n_events].copy(), payout, high, low, declared,
+                hs, ls, float(carry), int(rules_vec[C.R_SPLIT_MODE]), hole, up, ante=float(rules_vec[C.R_ANTE]))
+
+
+def _card(code):
+    return format_cards([code]) if 0 <= code < 52 else "?"
+
+
+def narrate(d: Deal) -> str:
+    """The deal as text, one event a line."""
+    v = get_variant(d.variant)
+    lines = [f"{v.title}: {d.players} players, dealer seat {d.dealer}, seed {d.seed}, deal {d.deal}"]
+    antes = [e for e in d.events if e[0] == C.EV_ANTE]
+    if antes:
+        lines.append(f"Every seat antes {antes[0][3]}; the pot is {sum(e[3] for e in antes)}.")
+    for kind, seat, card, a, b in d.events:
+        if kind == C.EV_ANTE:
+            continue
+        if kind == C.EV_DEAL_DOWN:
+            lines.append(f"  seat {seat} is dealt {_card(card)} face down")
+        elif kind == C.EV_DEAL_UP:
+            lines.append(f"  seat {seat} is dealt {_card(card)} face up")
+        elif kind == C.EV_ROUND:
+            lead = f" (leader: seat {seat})" if seat >= 0 else ""
+            lines.append(f"Round {a}{lead}")
+        elif kind == C.EV_TURN_UP:
+            lines.append(f"  dealer turns up {_card(card)}")
+        elif kind == C.EV_OFFER:
+            lines.append(f"    seat {seat} is offered {_card(card)} ({a} rejection{'s' if a != 1 else ''} so far)")
+        elif kind == C.EV_TAKE:
+            lines.append(f"    seat {seat} {'must take' if a else 'takes'} {_card(card)}")
+        elif kind == C.EV_REJECT:
+            lines.append(f"    seat {seat} rejects {_card(card)}")
+        elif kind == C.EV_DEAD:
+            who = f" (refused by seat {seat})" if seat >= 0 else ""
+            lines.append(f"  {_card(card)} is dead{who}")
+        elif kind == C.EV_POOL_TAKE:
+            lines.append(f"    seat {seat} takes {_card(card)} from the rejects on the table")
+        elif kind == C.EV_POOL_DECLINE:
+            lines.append(f"    seat {seat} declines the {a} reject{'s' if a != 1 else ''} on the table")
+        elif kind == C.EV_FORCED_NO_STOCK:
+            lines.append(f"    the stock is empty: seat {seat} must take {_card(card)} from the table")
+        elif kind == C.EV_RESHUFFLE:
+            lines.append(f"  the dead cards are shuffled into a new stock of {a}")
+        elif kind == C.EV_DECLARE:
+            if seat == _first_declarer(d):
+                lines.append("Declarations")
+            lines.append(f"  seat {seat} declares {DECLARATIONS[a]}")
+        elif kind == C.EV_HAND:
+            if seat == _first_hand(d):
+                lines.append("Showdown")
+            cards = f"{format_cards(d.hole[seat])} | {format_cards(d.up[seat])}"
+            lines.append(f"  seat {seat} [{cards}]: {describe_high(a)}; low {describe_low(b)}")
+        elif kind == C.EV_PAYOUT:
+            if a or b:
+                lines.append(f"  seat {seat} wins {a / C.UNITS:g} (net {b / C.UNITS:+g})")
+        elif kind == C.EV_CARRY:
+            lines.append(f"  nobody qualifies: {a / C.UNITS:g} is carried over to the next deal")
+    return "\n".join(lines)
+
+
+def _first_declarer(d):
+    return next((e[1] for e in d.events if e[0] == C.EV_DECLARE), None)
+
+
+def _first_hand(d):
+    return next((e[1] for e in d.events if e[0] == C.EV_HAND), None)

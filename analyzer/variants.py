@@ -1,0 +1,300 @@
+"""The variant registry: each game's rules options, policy space and kernels.
+
+A variant is data: its options (name, default, allowed values, meaning, the
+RULES.md clause), its policy parameters (name, default, range, meaning) and named
+presets, and the kernel entry points. ``rules_vector`` and ``policy_vector``
+validate user input against it and encode it for the kernels.
+"""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from kernels import policies as P
+from kernels import ranking as R
+from kernels import showdown as S
+from kernels.games import common as C
+from kernels.games import do_ya, selection_rejection
+
+from .errors import WantitError
+from .evaluate import low_threshold
+
+
+@dataclass(frozen=True)
+class Option:
+    """One rules option: ``choices`` maps accepted names to kernel codes; options
+    without choices are integers in ``bounds`` or booleans."""
+
+    name: str
+    index: int
+    default: Any
+    meaning: str
+    clause: str
+    choices: dict | None = None
+    bounds: tuple | None = None
+    boolean: bool = False
+
+    def encode(self, value) -> float:
+        if self.choices is not None:
+            key = str(value).lower()
+            if key not in self.choices:
+                allowed = ", ".join(str(c) for c in self.choices)
+                raise WantitError(f"rule {self.name}={value!r} is not allowed; choose one of {allowed}")
+            return float(self.choices[key])
+        if self.boolean:
+            if isinstance(value, str):
+                lowered = value.lower()
+                if lowered not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+                    raise WantitError(f"rule {self.name}={value!r} must be true or false")
+                return float(lowered in ("true", "1", "yes", "on"))
+            return float(bool(value))
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            raise WantitError(f"rule {self.name}={value!r} must be a whole number") from None
+        lo, hi = self.bounds
+        if not lo <= number <= hi:
+            raise WantitError(f"rule {self.name}={number} is out of range {lo}..{hi}")
+        return float(number)
+
+    def allowed(self) -> str:
+        if self.choices is not None:
+            return " | ".join(str(c) for c in self.choices)
+        if self.boolean:
+            return "true | false"
+        return f"{self.bounds[0]}..{self.bounds[1]}"
+
+
+@dataclass(frozen=True)
+class Param:
+    """One policy parameter: a float in ``[low, high]``."""
+
+    name: str
+    index: int
+    default: float
+    low: float
+    high: float
+    meaning: str
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    title: str
+    clause: str
+    min_players: int
+    max_players: int
+    default_players: int
+    options: tuple
+    params: tuple
+    presets: dict
+    default_policy: str
+    n_rules: int
+    play_batch: Any
+    play_seeded: Any
+    hole_width: int
+    up_width: int
+    aliases: tuple = field(default_factory=tuple)
+
+    def option(self, name):
+        for o in self.options:
+            if o.name == name:
+                return o
+        known = ", ".join(o.name for o in self.options)
+        raise WantitError(f"{self.name} has no rule {name!r}; its rules are: {known}")
+
+    def param(self, name):
+        for p in self.params:
+            if p.name == name:
+                return p
+        known = ", ".join(p.name for p in self.params)
+        raise WantitError(f"{self.name} policies have no parameter {name!r}; they are: {known}")
+
+    def default_rules(self) -> dict:
+        return {o.name: o.default for o in self.options}
+
+    def rules_vector(self, rules=None) -> np.ndarray:
+        """Validated kernel rules vector from ``{name: value}`` overrides."""
+        chosen = self.default_rules()
+        for name, value in (rules or {}).items():
+            self.option(name)
+            chosen[name] = value
+        vec = np.zeros(self.n_rules, dtype=np.float64)
+        for o in self.options:
+            if o.name == "low_qualifier":
+                q = chosen[o.name]
+                q = None if q in (None, "none", "None", 0, "0") else q
+                vec[o.index] = low_threshold(q)
+            else:
+                vec[o.index] = o.encode(chosen[o.name])
+        return vec
+
+    def policy_values(self, spec=None) -> dict:
+        """Parameter values of a policy spec: a preset name, a dict of overrides
+        (on the default preset, or on ``{"preset": name}``), or ``"name:k=v,k=v"``."""
+        if spec is None:
+            spec = self.default_policy
+        if isinstance(spec, str):
+            name, _, rest = spec.partition(":")
+            overrides = {}
+            for item in filter(None, (x.strip() for x in rest.split(","))):
+                key, eq, value = item.partition("=")
+                if not eq:
+                    raise WantitError(f"policy setting {item!r} should look like name=value")
+                overrides[key.strip()] = value.strip()
+            spec = {"preset": name.strip() or self.default_policy, **overrides}
+        spec = dict(spec)
+        preset = spec.pop("preset", self.default_policy)
+        if preset not in self.presets:
+            raise WantitError(f"{self.name} has no policy {preset!r}; presets are: {', '.join(self.presets)}")
+        values = {p.name: p.default for p in self.params}
+        values.update(self.presets[preset])
+        for key, value in spec.items():
+            p = self.param(key)
+            try:
+                number = float(value)
+            except (TypeError, ValueError):
+                raise WantitError(f"policy parameter {key}={value!r} must be a number") from None
+            if not p.low <= number <= p.high:
+                raise WantitError(f"policy parameter {key}={number:g} is out of range {p.low:g}..{p.high:g}")
+            values[key] = number
+        values["preset"] = preset
+        return values
+
+    def policy_vector(self, spec=None) -> np.ndarray:
+        values = self.policy_values(spec)
+        vec = np.zeros(len(self.params), dtype=np.float64)
+        for p in self.params:
+            vec[p.index] = values[p.name]
+        return vec
+
+
+def _showdown_options(split_default, split_choices, extra_natural=False):
+    opts = [
+        Option("split_mode", C.R_SPLIT_MODE, split_default, "how the pot is divided", "§0.8",
+               choices=split_choices),
+        Option("low_qualifier", C.R_LOW_QUALIFIER, "none", "low qualifier (8 = eight-or-better)",
+               "§0.5", choices=None, bounds=(5, 13)),
+        Option("declare_mode", C.R_DECLARE_MODE, "simultaneous", "declarations at once or in turn",
+               "§0.8", choices={"simultaneous": C.DECLARE_SIMULTANEOUS, "sequential": C.DECLARE_SEQUENTIAL}),
+        Option("both_must_win_outright", C.R_BOTH_OUTRIGHT, False,
+               "a BOTH declarer fails on a tie", "§0.8.3", boolean=True),
+        Option("all_failed_rule", C.R_ALL_FAILED, "cards_speak",
+               "when every declarer failed BOTH: divide by cards, or carry the pot over", "§0.8.8",
+               choices={"cards_speak": S.ALL_FAILED_CARDS_SPEAK, "carry_over": S.ALL_FAILED_CARRY_OVER}),
+        Option("chip_mode", C.R_CHIP_MODE, "fractional", "shares in real numbers or whole chips", "§0.8.9",
+               choices={"fractional": S.CHIPS_FRACTIONAL, "integer": S.CHIPS_INTEGER}),
+        Option("odd_chip", C.R_ODD_CHIP, "position", "who gets odd chips in integer mode", "§0.8.9",
+               choices={"position": S.ODD_CHIP_POSITION, "suit": S.ODD_CHIP_SUIT}),
+        Option("ante", C.R_ANTE, 1, "chips each player antes", "§0.6", bounds=(1, 100)),
+    ]
+    if extra_natural:
+        opts.append(Option("natural_beats_wild_on_tie", C.R_NATURAL_BEATS_WILD, False,
+                           "a natural hand beats a wild one of equal value", "§0.4.4, DY-A8", boolean=True))
+    return opts
+
+
+HILO_SPLITS = {"declare": S.SPLIT_DECLARE, "cards_speak": S.SPLIT_CARDS_SPEAK, "high_only": S.SPLIT_HIGH_ONLY}
+
+OFFER_PARAMS = (
+    Param("aim", P.AIM, 2, 0, 2, "0 aim high, 1 aim low, 2 adaptive (low when holding enough low cards)"),
+    Param("take_threshold", P.TAKE_THRESHOLD, 0.1, -1e6, 1e6,
+          "take an offered card when it raises my hand estimate by at least this (1 = a category)"),
+    Param("low_max", P.LOW_MAX, 8, 5, 13, "highest low card (ace 1 .. king 13) worth collecting for low"),
+    Param("deny_weight", P.DENY_WEIGHT, 0.5, 0, 5,
+          "weight of what a refused card would do for the next player, who gets it"),
+    Param("adaptive_low_count", P.ADAPTIVE_LOW_COUNT, 3, 0, 7,
+          "adaptive aim goes low when I hold at least this many different low cards"),
+    Param("draw_weight", P.DRAW_WEIGHT, 1.0, 0, 5, "weight of flush and straight draws in the high estimate"),
+    Param("declare_low_top", P.DECLARE_LOW_TOP, 8, 0, 14,
+          "declare low with an unpaired low topped by at most this (0 never, 14 any)"),
+    Param("declare_both_category", P.DECLARE_BOTH_CATEGORY, 6, 1, 13,
+          "declare both when going low with a high of at least this slot (6 flush, 7 full house, 13 never)"),
+    Param("fear_visible_low", P.FEAR_VISIBLE_LOW, 1, 0, 1,
+          "do not go low when an opponent shows four different cards below my top low card"),
+    Param("sequential_grab", P.SEQUENTIAL_GRAB, 1, 0, 1,
+          "in sequential declaring, the last declarer takes an uncontested low with any low"),
+    Param("pool_threshold", P.POOL_THRESHOLD, 0.1, -1e6, 1e6,
+          "Do Ya: take the best reject on the table when it raises my estimate by at least this"),
+)
+
+OFFER_PRESETS = {
+    "heuristic": {},
+    "always_take": {"take_threshold": -1e6, "pool_threshold": -1e6},
+    "never_take": {"take_threshold": 1e6, "pool_threshold": 1e6},
+    "high": {"aim": 0, "declare_low_top": 0},
+    "low": {"aim": 1, "declare_low_top": 14},
+}
+
+SELECTION_REJECTION = Variant(
+    name="selection_rejection",
+    title="Selection/Rejection (Want it? Want it? Got it!)",
+    clause="RULES.md §1",
+    min_players=2,
+    max_players=selection_rejection.MAX_PLAYERS,
+    default_players=5,
+    options=tuple(_showdown_options("declare", HILO_SPLITS) + [
+        Option("max_rejections", selection_rejection.R_MAX_REJECTIONS, 2,
+               "rejections a card may have before the next player must take it", "SR-A1", bounds=(1, 2)),
+        Option("last_player_rule", selection_rejection.R_LAST_PLAYER_RULE, "forced",
+               "the last player needing a card must take it, or may refuse fresh cards", "SR-A2",
+               choices={"forced": selection_rejection.LAST_PLAYER_FORCED,
+                        "fresh_card": selection_rejection.LAST_PLAYER_FRESH_CARD}),
+        Option("first_upcard_offered", selection_rejection.R_FIRST_UPCARD_OFFERED, True,
+               "the first up-card is offered too (false: dealt normally)", "SR-A9", boolean=True),
+    ]),
+    params=OFFER_PARAMS,
+    presets=OFFER_PRESETS,
+    default_policy="heuristic",
+    n_rules=selection_rejection.N_RULES,
+    play_batch=selection_rejection.play_batch,
+    play_seeded=selection_rejection.play_seeded,
+    hole_width=selection_rejection.HOLE,
+    up_width=selection_rejection.UP,
+    aliases=("sr", "selection-rejection", "want_it", "polish"),
+)
+
+DO_YA = Variant(
+    name="do_ya",
+    title="Do Ya (hole card wild)",
+    clause="RULES.md §3",
+    min_players=2,
+    max_players=do_ya.MAX_PLAYERS,
+    default_players=5,
+    options=tuple(_showdown_options("high_only", HILO_SPLITS, extra_natural=True) + [
+        Option("max_rejections", do_ya.R_MAX_REJECTIONS, 2, "rejections before a card must be taken",
+               "§3.2", bounds=(1, 2)),
+        Option("wild_mode", do_ya.R_WILD_MODE, "hole_card_only",
+               "the hole card is wild, or every card of its rank", "DY-A2",
+               choices={"hole_card_only": do_ya.WILD_HOLE_CARD, "rank": do_ya.WILD_RANK}),
+        Option("five_kind_position", do_ya.R_FIVE_KIND, "above_straight_flush",
+               "where five of a kind ranks", "DY-A1",
+               choices={"above_straight_flush": R.FK_ABOVE_STRAIGHT_FLUSH,
+                        "below_straight_flush": R.FK_BELOW_STRAIGHT_FLUSH,
+                        "above_sf_below_natural_royal": R.FK_ABOVE_SF_BELOW_NATURAL_ROYAL}),
+        Option("wild_may_duplicate_card", do_ya.R_WILD_DUPLICATE, False,
+               "the wild may copy a held card (double-ace flush)", "DY-A3", boolean=True),
+    ]),
+    params=OFFER_PARAMS,
+    presets={**OFFER_PRESETS, "heuristic": {"aim": 0, "declare_low_top": 7}},
+    default_policy="heuristic",
+    n_rules=do_ya.N_RULES,
+    play_batch=do_ya.play_batch,
+    play_seeded=do_ya.play_seeded,
+    hole_width=1,
+    up_width=do_ya.UP,
+    aliases=("doya", "do-ya"),
+)
+
+VARIANTS = {v.name: v for v in (SELECTION_REJECTION, DO_YA)}
+
+
+def get_variant(name) -> Variant:
+    if isinstance(name, Variant):
+        return name
+    key = str(name).lower().replace("-", "_").replace(" ", "_").replace("/", "_")
+    for v in VARIANTS.values():
+        if key == v.name or key in v.aliases:
+            return v
+    raise WantitError(f"unknown variant {name!r}; variants are: {', '.join(VARIANTS)}")

@@ -1,0 +1,120 @@
+"""Counter-based randomness and lazy dealing.
+
+Deal ``i`` of a run with seed ``s`` draws from its own stream keyed by ``(s, i)``:
+word ``j`` of the stream is ``mix(key + j * GOLDEN)`` (SplitMix64's output function
+over a counter). Any deal can be replayed alone, and results do not depend on the
+number of threads or on how the deals are chunked.
+
+A stream is a ``uint64[2]`` array ``[key, counter]``. A deck is a ``uint8[52]`` array
+with a small ``int64[3]`` state ``[top, size, stacked]``: the stock is
+``deck[top:size]``; a draw swaps a uniformly chosen stock card to ``top`` (a lazy
+Fisher-Yates shuffle), or, for a stacked deck in tests, takes ``deck[top]`` as is.
+"""
+
+import numpy as np
+from numba import njit
+
+from .cards import NO_CARD, card_bit
+
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_DEAL_SALT = np.uint64(0xD1B54A32D192ED03)
+
+DECK_TOP = 0
+DECK_SIZE = 1
+DECK_STACKED = 2
+
+
+@njit(cache=True, inline="always")
+def mix64(z):
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def seed_stream(stream, seed, deal):
+    """Key ``stream`` for deal ``deal`` of a run seeded ``seed`` (both non-negative)."""
+    stream[0] = mix64(mix64(np.uint64(seed) + GOLDEN) ^ (np.uint64(deal) * _DEAL_SALT))
+    stream[1] = np.uint64(0)
+
+
+@njit(cache=True, inline="always")
+def next_u64(stream):
+    stream[1] += np.uint64(1)
+    return mix64(stream[0] + stream[1] * GOLDEN)
+
+
+@njit(cache=True, inline="always")
+def below(stream, n):
+    """A uniform integer in ``[0, n)`` for ``1 <= n <= 2**32`` (Lemire's multiply)."""
+    return np.int64(((next_u64(stream) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True, inline="always")
+def uniform(stream):
+    """A uniform float in ``[0, 1)``."""
+    return (next_u64(stream) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def fill_deck(deck, state, known):
+    """Put every card not in the ``known`` mask into the stock, in code order."""
+    n = 0
+    for c in range(52):
+        if not card_bit(c) & known:
+            deck[n] = c
+            n += 1
+    state[DECK_TOP] = 0
+    state[DECK_SIZE] = n
+    state[DECK_STACKED] = 0
+
+
+@njit(cache=True)
+def stack_deck(deck, state, order):
+    """A stacked deck: draws return ``order`` front to back (tests, replays)."""
+    for i in range(order.shape[0]):
+        deck[i] = order[i]
+    state[DECK_TOP] = 0
+    state[DECK_SIZE] = order.shape[0]
+    state[DECK_STACKED] = 1
+
+
+@njit(cache=True, inline="always")
+def stock_size(state):
+    return state[DECK_SIZE] - state[DECK_TOP]
+
+
+@njit(cache=True)
+def draw(deck, state, stream):
+    """The next card of the stock, or ``NO_CARD`` when it is empty."""
+    top = state[DECK_TOP]
+    size = state[DECK_SIZE]
+    if top >= size:
+        return np.uint8(NO_CARD)
+    if not state[DECK_STACKED]:
+        j = top + below(stream, size - top)
+        c = deck[j]
+        deck[j] = deck[top]
+        deck[top] = c
+    state[DECK_TOP] = top + 1
+    return deck[top]
+
+
+@njit(cache=True)
+def restock(deck, state, cards, n):
+    """Make a new stock of the remaining stock plus ``cards[:n]`` (dead cards being
+    reshuffled in). A random deck draws uniformly from it anyway; a stacked deck
+    deals the old stock first, then ``cards`` in the order given."""
+    top = state[DECK_TOP]
+    size = state[DECK_SIZE]
+    m = 0
+    for i in range(top, size):
+        deck[m] = deck[i]
+        m += 1
+    for i in range(n):
+        deck[m] = cards[i]
+        m += 1
+    state[DECK_TOP] = 0
+    state[DECK_SIZE] = m
