@@ -72,6 +72,8 @@ def play_deal(variant, players=None, seed=0, deal=0, rules=None, policies=None, 
     up = np.full((n, v.up_width), NO_CARD, np.uint8)
     carry, n_events = v.play_seeded(_tables(), rules_vec, pols, n, dealer, int(seed), int(deal), stack, trace,
                                     payout, hs, ls, declared, high, low, hole, up)
+    if carry == C.EXHAUSTED:
+        raise WantitError(f"the stacked deck of {len(stack)} cards ran out before the deal was complete")
     return Deal(v.name, n, dealer, int(seed), int(deal), trace[:n_events].copy(), payout, high, low, declared,
                 hs, ls, float(carry), int(rules_vec[C.R_SPLIT_MODE]), hole, up, ante=float(rules_vec[C.R_ANTE]))
 

@@ -30,6 +30,7 @@ from .ranking import (
     STRAIGHT_FLUSH,
     add_rank,
     high_from_rank_sets,
+    low_bit,
     low_from_rank_sets,
     pack,
     popcount,
@@ -176,6 +177,44 @@ def _best_rank_only_wild(r1, r2, r3, r4, w):
     return best
 
 
+@njit(cache=True, inline="always")
+def _count(r1, r2, r3, r4, r):
+    return ((r1 >> r) & 1) + ((r2 >> r) & 1) + ((r3 >> r) & 1) + ((r4 >> r) & 1)
+
+
+@njit(cache=True)
+def rank_key(t, natural):
+    """The rank part of the hash key of the cards in a mask (at most 7 cards)."""
+    key = np.uint64(0)
+    m = natural
+    while m:
+        key += t.card_keys[4 * (low_bit(m) & 15)]  # bit 16*suit + rank -> that rank's key
+        m &= m - np.uint64(1)
+    return key & np.uint64(0xFFFFFFFF)
+
+
+@njit(cache=True)
+def _hashed_rank_only_wild(t, natural, r1, r2, r3, r4, w):
+    """``_best_rank_only_wild`` for at most 7 cards and 1 or 2 wilds, by table lookups."""
+    key = rank_key(t, natural)
+    best = 0
+    for a in range(13):
+        ca = _count(r1, r2, r3, r4, a)
+        if ca >= 4:
+            continue
+        ka = key + (t.card_keys[4 * a] & np.uint64(0xFFFFFFFF))
+        if w == 1:
+            best = max(best, np.int64(t.high[rank_slot(t, ka)]))
+            continue
+        for b in range(a, 13):
+            cb = _count(r1, r2, r3, r4, b) + (1 if b == a else 0)
+            if cb >= 4:
+                continue
+            kb = ka + (t.card_keys[4 * b] & np.uint64(0xFFFFFFFF))
+            best = max(best, np.int64(t.high[rank_slot(t, kb)]))
+    return best
+
+
 @njit(cache=True)
 def _suited_wild(ranks, w, five_kind_position, wild_may_duplicate):
     """Best straight flush or flush of one suit's natural ranks plus ``w`` wilds."""
@@ -217,10 +256,15 @@ def high_mask(t, natural, w, five_kind_position, wild_may_duplicate):
     else:
         best = 0
     if w == 0:
-        if r1:
+        if popcount(natural) <= 7:
+            best = np.int64(t.high[rank_slot(t, rank_key(t, natural))])
+        else:
             best = high_from_rank_sets(r1, r2, r3, r4)
     elif w < 5:
-        best = _best_rank_only_wild(r1, r2, r3, r4, w)
+        if w <= 2 and popcount(natural) + w <= 7:
+            best = _hashed_rank_only_wild(t, natural, r1, r2, r3, r4, w)
+        else:
+            best = _best_rank_only_wild(r1, r2, r3, r4, w)
         five = (r4, r3, r2, r1)[w - 1]  # ranks held 5 - w or more times
         if five:
             q = top_bit(five) + 1

@@ -34,6 +34,8 @@ SEQUENTIAL_GRAB = 9
 POOL_THRESHOLD = 10
 N_OFFER_PARAMS = 11
 
+ALWAYS = -1e5  # a threshold at or below this takes every card without estimating
+
 AIM_HIGH = 0
 AIM_LOW = 1
 AIM_ADAPTIVE = 2
@@ -130,6 +132,8 @@ def wants_card(t, policy, natural, w, card, next_visible, next_w, next_forced):
     """Offer decision: take when my gain, plus ``DENY_WEIGHT`` times what the card
     would do for the next player when they would be forced to take it, reaches
     ``TAKE_THRESHOLD``."""
+    if policy[TAKE_THRESHOLD] <= ALWAYS:
+        return True  # "always take": no estimate needed
     cm = card_bit(card)
     score = gain(t, policy, natural, w, cm, aim_of(policy, natural))
     if next_forced and policy[DENY_WEIGHT] != 0.0:

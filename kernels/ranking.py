@@ -70,12 +70,12 @@ def low_bit(m):
 
 @njit(cache=True, inline="always")
 def popcount(m):
+    """Number of set bits (SWAR: constant time, no loop)."""
     m = np.uint64(m)
-    n = 0
-    while m:
-        m &= m - np.uint64(1)
-        n += 1
-    return n
+    m = m - ((m >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    m = (m & np.uint64(0x3333333333333333)) + ((m >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    m = (m + (m >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((m * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
 @njit(cache=True, inline="always")

@@ -41,6 +41,8 @@ EV_HAND = 14  # seat, a = high strength, b = low strength
 EV_PAYOUT = 15  # seat, a = payout in 1/1680 antes, b = net in 1/1680 antes
 EV_CARRY = 16  # a = pot carried over in 1/1680 antes
 EV_FORCED_NO_STOCK = 17  # seat must take a pool card: the stock is empty
+EV_EXHAUSTED = 18  # no card left anywhere (only a short stacked deck): the deal is void
+EXHAUSTED = -1.0  # the carry a kernel returns for a void deal
 TRACE_WIDTH = 5
 UNITS = 1680  # every share of an integer pot among up to 8 winners of a half is a multiple of 1/1680
 

@@ -7,12 +7,13 @@ from numba import njit, prange
 
 from ..cards import NO_CARD, card_bit, rank_mask_to_cards
 from ..evaluate import high_mask, low_mask, qualify
-from ..policies import POOL_THRESHOLD, aim_of, gain, wants_card
+from ..policies import ALWAYS, POOL_THRESHOLD, aim_of, gain, wants_card
 from ..rng import draw, fill_deck, restock, seed_stream, stock_size
 from .common import (
     EV_ANTE,
     EV_DEAD,
     EV_DEAL_DOWN,
+    EV_EXHAUSTED,
     EV_FORCED_NO_STOCK,
     EV_OFFER,
     EV_POOL_DECLINE,
@@ -22,6 +23,7 @@ from .common import (
     EV_ROUND,
     EV_TAKE,
     EV_TURN_UP,
+    EXHAUSTED,
     N_SHOWDOWN_RULES,
     R_ANTE,
     R_LOW_QUALIFIER,
@@ -94,6 +96,8 @@ def play(t, rules, policies, n, dealer, deck, dstate, stream, hole, up, trace,
     for i in range(1, n + 1):
         s = (dealer + i) % n
         hole[s] = draw(deck, dstate, stream)
+        if hole[s] == NO_CARD:
+            return EXHAUSTED, emit(trace, n_events, EV_EXHAUSTED, s, -1, 0, 0)
         n_events = emit(trace, n_events, EV_DEAL_DOWN, s, hole[s], 0, 0)
     # 2. Four up-rounds.
     for r in range(4):
@@ -108,7 +112,12 @@ def play(t, rules, policies, n, dealer, deck, dstate, stream, hole, up, trace,
             nxt = (p + 1) % n
             rej = 0
             taken = np.uint8(NO_CARD)
-            if n_pool > 0:
+            if n_pool > 0 and pol[POOL_THRESHOLD] <= ALWAYS:
+                taken = pool[0]  # "always take": the first reject, no estimate needed
+                pool[0] = pool[n_pool - 1]
+                n_pool -= 1
+                n_events = emit(trace, n_events, EV_POOL_TAKE, p, taken, 0, 0)
+            elif n_pool > 0:
                 best = -1
                 best_gain = -1e300
                 for j in range(n_pool):
@@ -126,6 +135,9 @@ def play(t, rules, policies, n, dealer, deck, dstate, stream, hole, up, trace,
                     n_events = emit(trace, n_events, EV_POOL_DECLINE, p, -1, n_pool, 0)
             while taken == NO_CARD:
                 c, n_dead, n_events = _fresh(deck, dstate, stream, dead, n_dead, trace, n_events)
+                if c == NO_CARD and n_pool == 0:
+                    n_events = emit(trace, n_events, EV_EXHAUSTED, p, -1, 0, 0)
+                    return EXHAUSTED, n_events
                 if c == NO_CARD:
                     # Stock and dead cards exhausted: take the pool card of my choice.
                     best = 0

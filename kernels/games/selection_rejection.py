@@ -17,12 +17,14 @@ from .common import (
     EV_DEAD,
     EV_DEAL_DOWN,
     EV_DEAL_UP,
+    EV_EXHAUSTED,
     EV_OFFER,
     EV_REJECT,
     EV_RESHUFFLE,
     EV_ROUND,
     EV_TAKE,
     EV_TURN_UP,
+    EXHAUSTED,
     N_SHOWDOWN_RULES,
     R_ANTE,
     R_LOW_QUALIFIER,
@@ -79,6 +81,8 @@ def play(t, rules, policies, n, dealer, deck, dstate, stream, hole, up, trace,
         for i in range(1, n + 1):
             s = (dealer + i) % n
             c = draw(deck, dstate, stream)
+            if c == NO_CARD:
+                return EXHAUSTED, emit(trace, n_events, EV_EXHAUSTED, s, -1, 0, 0)
             hole[s, k] = c
             hole_mask[s] |= card_bit(c)
             n_events = emit(trace, n_events, EV_DEAL_DOWN, s, c, 0, 0)
@@ -93,6 +97,8 @@ def play(t, rules, policies, n, dealer, deck, dstate, stream, hole, up, trace,
             for i in range(1, n + 1):
                 s = (dealer + i) % n
                 c = draw(deck, dstate, stream)
+                if c == NO_CARD:
+                    return EXHAUSTED, emit(trace, n_events, EV_EXHAUSTED, s, -1, 0, 0)
                 up[s, n_up[s]] = c
                 n_up[s] += 1
                 up_mask[s] |= card_bit(c)
@@ -101,6 +107,8 @@ def play(t, rules, policies, n, dealer, deck, dstate, stream, hole, up, trace,
         needs = everyone
         target = leader
         card, n_dead, n_events = _draw_or_restock(deck, dstate, stream, dead, n_dead, trace, n_events)
+        if card == NO_CARD:
+            return EXHAUSTED, emit(trace, n_events, EV_EXHAUSTED, target, -1, 0, 0)
         n_events = emit(trace, n_events, EV_TURN_UP, -1, card, 0, 0)
         rej = 0
         lone_rejections = 0
@@ -133,6 +141,8 @@ def play(t, rules, policies, n, dealer, deck, dstate, stream, hole, up, trace,
                     break
                 target = next_in(needs, target, n)
                 card, n_dead, n_events = _draw_or_restock(deck, dstate, stream, dead, n_dead, trace, n_events)
+                if card == NO_CARD:
+                    return EXHAUSTED, emit(trace, n_events, EV_EXHAUSTED, target, -1, 0, 0)
                 n_events = emit(trace, n_events, EV_TURN_UP, -1, card, 0, 0)
                 rej = 0
                 lone_rejections = 0
@@ -142,9 +152,9 @@ def play(t, rules, policies, n, dealer, deck, dstate, stream, hole, up, trace,
                 n_dead += 1
                 lone_rejections += 1
                 n_events = emit(trace, n_events, EV_DEAD, target, card, lone_rejections, 0)
-                nxt_card, n_dead, n_events = _draw_or_restock(deck, dstate, stream, dead, n_dead, trace,
-                                                              n_events)
-                card = nxt_card
+                card, n_dead, n_events = _draw_or_restock(deck, dstate, stream, dead, n_dead, trace, n_events)
+                if card == NO_CARD:
+                    return EXHAUSTED, emit(trace, n_events, EV_EXHAUSTED, target, -1, 0, 0)
                 n_events = emit(trace, n_events, EV_TURN_UP, -1, card, 0, 0)
                 rej = 0
             else:
@@ -154,7 +164,9 @@ def play(t, rules, policies, n, dealer, deck, dstate, stream, hole, up, trace,
     # 5. The seventh card face down, clockwise from the dealer's left.
     for i in range(1, n + 1):
         s = (dealer + i) % n
-        c = draw(deck, dstate, stream)
+        c, n_dead, n_events = _draw_or_restock(deck, dstate, stream, dead, n_dead, trace, n_events)
+        if c == NO_CARD:
+            return EXHAUSTED, emit(trace, n_events, EV_EXHAUSTED, s, -1, 0, 0)
         hole[s, 2] = c
         hole_mask[s] |= card_bit(c)
         n_events = emit(trace, n_events, EV_DEAL_DOWN, s, c, 0, 0)

@@ -1,0 +1,340 @@
+"""Complete deals per second of every game variant, next to a plain stud floor.
+
+Run from the repository root:
+
+    python benchmarks/bench_games.py                      # 200,000 deals per measurement
+    python benchmarks/bench_games.py --quick              # 20,000 deals: smoke run
+    python benchmarks/bench_games.py --deals 500000 --out results/x.csv
+
+Every variant of ``analyzer.variants.VARIANTS`` (so a game added to the registry
+is picked up with no change here) plays complete deals at 2, 4 and 7 players,
+with the same policy preset at every seat (``always_take``, the baseline, and
+``heuristic``), at one numba thread and at all of them. The kernel entry point
+``play_batch`` is called directly, as ``analyzer.simulate`` does, into
+preallocated result arrays, on each variant's default rules.
+
+The "stud floor" is plain seven-card stud hi-lo with no decisions: the same
+random streams and lazy deck deal 7 cards to each player, every hand's high and
+A-5 low is evaluated and the antes are divided cards-speak by the same
+``settle``. It is what dealing and evaluating the same cards costs, and each
+game's rate is also given as a ratio to it at the same players and threads.
+The numbers are for information: no test depends on them.
+"""
+
+import argparse
+import csv
+import datetime
+import json
+import math
+import os
+import platform
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+from analyzer.evaluate import _tables
+from analyzer.variants import VARIANTS
+from kernels.evaluate import high_hashed, low_hashed
+from kernels.games.common import R_ANTE
+from kernels.rng import draw, fill_deck, seed_stream
+from kernels.showdown import (
+    ALL_FAILED_CARDS_SPEAK,
+    CHIPS_FRACTIONAL,
+    DECLARE_BOTH,
+    ODD_CHIP_POSITION,
+    SPLIT_CARDS_SPEAK,
+    settle,
+)
+
+SEED = 20240607
+PLAYERS = (2, 4, 7)
+POLICIES = ("always_take", "heuristic")  # the baseline preset, then the tuned one
+WARMUP_DEALS = 1_000
+REPEATS = 3
+ROTATE_DEALER = True
+STUD_CARDS = 7
+FLOOR = "stud floor"
+FLOOR_POLICY = "none"
+TARGET_PLAYERS = 7
+TARGET_RATE = 1_000_000
+TARGET = ("target: >= 1,000,000 complete 7-player deals per second per thread "
+          "with heuristic policies")
+COLUMNS = ["variant", "players", "policy", "threads", "deals", "seconds",
+           "deals_per_s", "ratio_vs_floor"]
+
+
+# ---------------------------------------------------------------- the stud floor
+
+
+@njit(parallel=True, cache=True)
+def stud_floor_batch(t, n, seed, first, count, ante, payout, high_share, low_share, high, low):
+    """Deals ``first .. first + count - 1`` of seven-card stud hi-lo, no decisions.
+
+    Each deal keys its stream ``(seed, deal)`` as the games do, deals 7 cards to
+    each of ``n`` seats a round at a time from the dealer's left, evaluates every
+    hand's best high and A-5 low (any low qualifies) and divides the ``n * ante``
+    pot cards-speak in fractional chips. Results by deal row, as ``play_batch``.
+    """
+    for i in prange(count):
+        deal = first + i
+        dealer = deal % n
+        deck = np.empty(52, np.uint8)
+        dstate = np.zeros(3, np.int64)
+        stream = np.zeros(2, np.uint64)
+        seed_stream(stream, seed, deal)
+        fill_deck(deck, dstate, np.uint64(0))
+        cards = np.empty((n, STUD_CARDS), np.uint8)
+        for r in range(STUD_CARDS):
+            for k in range(1, n + 1):
+                cards[(dealer + k) % n, r] = draw(deck, dstate, stream)
+        for s in range(n):
+            high[i, s] = high_hashed(t, cards[s], STUD_CARDS)
+            low[i, s] = low_hashed(t, cards[s], STUD_CARDS)
+        active = np.ones(n, np.bool_)
+        declared = np.full(n, DECLARE_BOTH, np.int64)  # not read in cards-speak
+        high_natural = np.ones(n, np.bool_)  # not read: no wild cards
+        odd_cards = np.zeros(n, np.int64)  # not read: position odd chips, fractional
+        settle(active, high[i], low[i], declared, ante * n, dealer,
+               SPLIT_CARDS_SPEAK, False, ALL_FAILED_CARDS_SPEAK, CHIPS_FRACTIONAL,
+               ODD_CHIP_POSITION, False, high_natural, odd_cards, odd_cards,
+               payout[i], high_share[i], low_share[i])
+
+
+# ---------------------------------------------------------------- measuring
+
+
+class Outputs:
+    """Preallocated result arrays for ``deals`` deals of ``n`` players, reused by
+    every measurement so that page faults stay out of the timings."""
+
+    def __init__(self, deals, n):
+        self.payout = np.zeros((deals, n))
+        self.high_share = np.zeros((deals, n))
+        self.low_share = np.zeros((deals, n))
+        self.declared = np.zeros((deals, n), np.int64)
+        self.high = np.zeros((deals, n), np.int64)
+        self.low = np.zeros((deals, n), np.int64)
+        self.carry = np.zeros(deals)
+
+
+def game_runner(t, v, preset, n, count, out):
+    """A no-argument call of ``v.play_batch`` for ``count`` deals, every seat ``preset``."""
+    rules_vec = v.rules_vector()
+    policy_matrix = np.stack([v.policy_vector(preset)] * n)
+
+    def run():
+        v.play_batch(t, rules_vec, policy_matrix, n, SEED, 0, count, ROTATE_DEALER,
+                     out.payout, out.high_share, out.low_share, out.declared,
+                     out.high, out.low, out.carry)
+
+    return run
+
+
+def floor_runner(t, n, count, out):
+    def run():
+        stud_floor_batch(t, n, SEED, 0, count, 1.0, out.payout, out.high_share,
+                         out.low_share, out.high, out.low)
+
+    return run
+
+
+def best_time(run):
+    """Best wall time of ``REPEATS`` calls of ``run``: the least disturbed one."""
+    best = math.inf
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def row(variant, players, policy, threads, deals, seconds):
+    return {"variant": variant, "players": players, "policy": policy, "threads": threads,
+            "deals": deals, "seconds": seconds, "deals_per_s": deals / seconds}
+
+
+def player_counts(v):
+    """The benchmark's player counts this variant allows."""
+    return [n for n in PLAYERS if v.min_players <= n <= v.max_players]
+
+
+def compile_all(t, variants):
+    """JIT-compile (or load from numba's cache) every kernel and start the thread
+    pool, on a few deals per player count: none of it is timed."""
+    start = time.perf_counter()
+    for n in PLAYERS:
+        out = Outputs(WARMUP_DEALS, n)
+        floor_runner(t, n, WARMUP_DEALS, out)()
+        for v in variants:
+            if n in player_counts(v):
+                game_runner(t, v, POLICIES[0], n, WARMUP_DEALS, out)()
+    return time.perf_counter() - start
+
+
+def measure(t, variants, deals, thread_counts):
+    rows = []
+    for n in PLAYERS:
+        out = Outputs(deals, n)
+        for threads in thread_counts:
+            numba.set_num_threads(threads)
+            seconds = best_time(floor_runner(t, n, deals, out))
+            rows.append(row(FLOOR, n, FLOOR_POLICY, threads, deals, seconds))
+            for v in variants:
+                if n not in player_counts(v):
+                    continue
+                for preset in POLICIES:
+                    seconds = best_time(game_runner(t, v, preset, n, deals, out))
+                    rows.append(row(v.name, n, preset, threads, deals, seconds))
+    return rows
+
+
+def add_ratios(rows):
+    """Each row's rate over the stud floor's at the same players and threads."""
+    floor = {(r["players"], r["threads"]): r["deals_per_s"] for r in rows if r["variant"] == FLOOR}
+    for r in rows:
+        base = floor.get((r["players"], r["threads"]))
+        if base:
+            r["ratio_vs_floor"] = r["deals_per_s"] / base
+
+
+def ordered(rows, variants):
+    """Table order: players, then the floor and the variants in registry order,
+    then policy, then threads."""
+    rank = {FLOOR: -1, **{v.name: i for i, v in enumerate(variants)}}
+    policy_rank = {FLOOR_POLICY: -1, **{p: i for i, p in enumerate(POLICIES)}}
+    return sorted(rows, key=lambda r: (r["players"], rank[r["variant"]],
+                                       policy_rank[r["policy"]], r["threads"]))
+
+
+# ---------------------------------------------------------------- reporting
+
+
+def cell(r, key):
+    value = r.get(key)
+    if value is None:
+        return "n/a"
+    if key == "seconds":
+        return f"{value:.4f}"
+    if key == "deals_per_s":
+        return f"{value:,.0f}"
+    if key == "ratio_vs_floor":
+        return f"{value:.3f}"
+    if key == "deals":
+        return f"{value:,}"
+    return str(value)
+
+
+def print_table(rows, thread_counts):
+    headers = ["variant", "players", "policy", "threads", "deals", "seconds", "deals/s",
+               "x floor"]
+    lines = [[cell(r, key) for key in COLUMNS] for r in rows]
+    widths = [max(len(h), *(len(line[i]) for line in lines)) for i, h in enumerate(headers)]
+    text_columns = (0, 2)  # variant and policy read better left-aligned, numbers right-aligned
+
+    def fmt(values):
+        return "  ".join(v.ljust(w) if i in text_columns else v.rjust(w)
+                         for i, (v, w) in enumerate(zip(values, widths)))
+
+    print(fmt(headers))
+    print("  ".join("-" * w for w in widths))
+    previous = None
+    for r, line in zip(rows, lines):
+        if previous is not None and r["players"] != previous:
+            print()
+        previous = r["players"]
+        print(fmt(line))
+    print_target(rows, thread_counts)
+
+
+def print_target(rows, thread_counts):
+    """The 7-player target, under the 7-player rows (the table's last block),
+    with each variant's heuristic rate per thread next to it."""
+    print()
+    print(TARGET)
+    for r in rows:
+        if r["players"] != TARGET_PLAYERS or r["policy"] != "heuristic":
+            continue
+        per_thread = r["deals_per_s"] / r["threads"]
+        verdict = "meets" if per_thread >= TARGET_RATE else "below"
+        threads = "1 thread" if r["threads"] == 1 else f"{r['threads']} threads"
+        print(f"measured: {r['variant']}, {TARGET_PLAYERS} players, heuristic, {threads}: "
+              f"{per_thread:,.0f} deals/s per thread ({verdict} target)")
+    if len(thread_counts) == 1:
+        print("measured: thread scaling not measured (numba has one thread here)")
+
+
+def write_results(rows, out, metadata):
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=COLUMNS, restval="n/a")
+        writer.writeheader()
+        writer.writerows(rows)
+    meta_path = out.with_suffix(".json")
+    meta_path.write_text(json.dumps(metadata, indent=2) + "\n")
+    print(f"\nwrote {out} and {meta_path}")
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=200_000,
+                        help="deals per measurement (default 200,000)")
+    parser.add_argument("--quick", action="store_true", help="smoke run: 20,000 deals")
+    parser.add_argument("--out", type=Path, default=Path("results/bench_games.csv"),
+                        help="CSV of the table; the metadata JSON goes next to it")
+    args = parser.parse_args()
+    if args.quick:
+        args.deals = 20_000
+    if args.deals < 1:
+        parser.error("--deals must be at least 1")
+    return args
+
+
+def main():
+    args = parse_args()
+    all_threads = numba.config.NUMBA_NUM_THREADS
+    thread_counts = sorted({1, all_threads})
+    variants = list(VARIANTS.values())
+
+    t = _tables()
+    seconds = compile_all(t, variants)
+    print(f"compiled the stud floor and {len(variants)} variants "
+          f"({', '.join(v.name for v in variants)}) in {seconds:.1f} s (untimed)")
+
+    rows = measure(t, variants, args.deals, thread_counts)
+    add_ratios(rows)
+    rows = ordered(rows, variants)
+
+    print()
+    print_table(rows, thread_counts)
+
+    write_results(rows, args.out, {
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "deals": args.deals,
+        "seed": SEED,
+        "first_deal": 0,
+        "rotate_dealer": ROTATE_DEALER,
+        "repeats": REPEATS,
+        "players": list(PLAYERS),
+        "policies": list(POLICIES),
+        "thread_counts": thread_counts,
+        "variants": {v.name: {"rules": "defaults",
+                              "split_mode": str(v.default_rules()["split_mode"]),
+                              "ante": float(v.rules_vector()[R_ANTE])}
+                     for v in variants},
+        "stud_floor": "7 cards each, high + A-5 low (any low), cards-speak, fractional chips, ante 1",
+        "target": TARGET,
+        "compile_seconds": round(seconds, 3),
+        "cpu_count": os.cpu_count(),
+        "numba_threads": all_threads,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "numpy": np.__version__,
+        "numba": numba.__version__,
+    })
+
+
+if __name__ == "__main__":
+    main()

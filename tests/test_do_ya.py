@@ -1,0 +1,154 @@
+"""Do Ya on a stacked deck, one test per clause of RULES.md §3.3 and option of §3.6;
+the worked trace of §3.3 reproduced exactly."""
+
+import numpy as np
+import pytest
+
+from analyzer import Category, WantitError, describe_high, hand_category
+from analyzer.cards import parse_cards
+from analyzer.trace import play_deal
+from kernels.games import common as C
+
+
+def events(d, *kinds):
+    return [tuple(int(x) for x in e) for e in d.events if e[0] in kinds]
+
+
+def actions(d):
+    kinds = (C.EV_OFFER, C.EV_TAKE, C.EV_REJECT, C.EV_POOL_TAKE, C.EV_POOL_DECLINE, C.EV_DEAD)
+    return [(k, s, c) for k, s, c, _, _ in events(d, *kinds)]
+
+
+def stacked(text, rest=True):
+    """A stacked deck: the given cards first, then every other card in code order."""
+    first = parse_cards(text).tolist()
+    tail = [c for c in range(52) if c not in first] if rest else []
+    return np.array(first + tail, dtype=np.uint8)
+
+
+def run(policies, deck, players=4, dealer=3, rules=None):
+    return play_deal("do_ya", players=players, policies=policies, rules=rules, stacked=deck, dealer=dealer)
+
+
+def card(text):
+    return int(parse_cards(text)[0])
+
+
+def test_3_3_worked_trace():
+    # A, C, D refuse whenever they may; B takes. Holes 2c 2d 2h 2s; x1..x6 follow.
+    deck = stacked("2c 2d 2h 2s 7c Kc 9c 8d Jd Qh")
+    d = run({0: "never_take", 1: "always_take", 2: "never_take", 3: "never_take"}, deck)
+    O, T, R, PT, PD, DEAD = C.EV_OFFER, C.EV_TAKE, C.EV_REJECT, C.EV_POOL_TAKE, C.EV_POOL_DECLINE, C.EV_DEAD
+    x1, x2, x3, x4, x5, x6 = (card(c) for c in "7c Kc 9c 8d Jd Qh".split())
+    round_one = actions(d)[:17]
+    assert round_one == [
+        (O, 0, x1), (R, 0, x1), (O, 0, x2), (R, 0, x2), (O, 0, x3), (T, 0, x3),  # A: pool [x1, x2]
+        (PT, 1, x2),  # B takes x2 from the pool: pool [x1]
+        (PD, 2, -1), (O, 2, x4), (R, 2, x4), (O, 2, x5), (T, 2, x5),  # C: pool [x1, x4]
+        (PD, 3, -1), (O, 3, x6), (T, 3, x6),  # D declines both, must take x6
+        (DEAD, -1, x1), (DEAD, -1, x4),  # the dealer's rejects are dead at the end of the round
+    ]
+    declines = events(d, C.EV_POOL_DECLINE)
+    assert [e[3] for e in declines[:2]] == [1, 2]  # declining the pool counts its cards as rejections
+    assert [e[3] for e in events(d, C.EV_TAKE)[:3]] == [1, 1, 1]  # A, C, D were forced
+
+
+def test_3_3_1_wild_hole_card_dealt_from_the_dealers_left():
+    d = run("always_take", stacked("2c 2d 2h 2s"), dealer=1)
+    assert [(s, c) for _, s, c, *_ in events(d, C.EV_DEAL_DOWN)] == [(2, 0), (3, 1), (0, 2), (1, 3)]
+    assert d.hole[:, 0].tolist() == [2, 3, 0, 1]
+
+
+def test_dy_a5_each_round_starts_with_an_empty_pool_from_the_dealers_left():
+    d = run("never_take", stacked("2c 2d 2h 2s"))
+    rounds = [i for i, e in enumerate(d.events) if e[0] == C.EV_ROUND]
+    for start in rounds:
+        first = next(e for e in d.events[start:] if e[0] in (C.EV_OFFER, C.EV_POOL_DECLINE, C.EV_POOL_TAKE))
+        assert first[0] == C.EV_OFFER and first[1] == 0  # seat 0, and no pool to choose from
+        assert first[3] == 0
+
+
+def test_3_3_invariants_pool_size_and_cards_per_round():
+    for seed in range(30):
+        d = play_deal("do_ya", players=8, seed=seed, policies="never_take" if seed % 2 else None)
+        pool = 0
+        drawn = 0
+        for kind, seat, c, a, b in d.events:
+            if kind == C.EV_ROUND:
+                assert drawn <= 8 + 2
+                pool = drawn = 0
+            elif kind == C.EV_TURN_UP:
+                drawn += 1
+            elif kind == C.EV_REJECT:
+                pool += 1
+            elif kind == C.EV_POOL_TAKE:
+                pool -= 1
+            assert pool <= 2
+        held = np.concatenate([d.hole.ravel(), d.up.ravel()])
+        assert len(set(held.tolist())) == 40
+        turned = len(events(d, C.EV_TURN_UP))
+        assert 8 + turned <= 5 * 8 + 8
+
+
+def test_dy_a1_five_of_a_kind_position():
+    # Seat 0: wild + four nines. Seat 1: wild + Th Jh Qh Kh, a straight flush.
+    deck = stacked("2c 3d 9c Th 9d Jh 9h Qh 9s Kh", rest=True)
+    default = run("always_take", deck, players=2, dealer=1)
+    assert describe_high(default.high[0]) == "Five of a kind, nines"
+    assert hand_category(default.high[1]) == Category.STRAIGHT_FLUSH
+    assert default.payout.tolist() == [2, 0]
+    below = run("always_take", deck, players=2, dealer=1, rules={"five_kind_position": "below_straight_flush"})
+    assert below.payout.tolist() == [0, 2]
+
+
+def test_dy_a2_rank_mode_makes_every_card_of_the_hole_rank_wild():
+    deck = stacked("7c 3d 7d 4c 2h 5c 5s 6c 9c 8d")
+    hole_only = run("always_take", deck, players=2, dealer=1)
+    rank = run("always_take", deck, players=2, dealer=1, rules={"wild_mode": "rank"})
+    # Seat 0 holds 7c wild and 7d 2h 5s 9c up.
+    assert hand_category(hole_only.high[0]) == Category.PAIR
+    assert hand_category(rank.high[0]) == Category.THREE_OF_A_KIND
+
+
+def test_dy_a3_double_ace_flush_option():
+    # Seat 0: wild + Ah 9h 7h 4h. Seat 1: wild + Ks Qs 9s 7s.
+    deck = stacked("2c 2d Ah Ks 9h Qs 7h 9s 4h 7s")
+    plain = run("always_take", deck, players=2, dealer=1)
+    assert describe_high(plain.high[0]) == "Flush, A-K-9-7-4"
+    assert plain.payout.tolist() == [0, 2]  # A-K-Q-9-7 beats A-K-9-7-4
+    double = run("always_take", deck, players=2, dealer=1, rules={"wild_may_duplicate_card": True})
+    assert describe_high(double.high[0]) == "Flush, A-A-9-7-4"
+    assert double.payout.tolist() == [2, 0]
+
+
+def test_dy_a6_hi_lo_options():
+    deck = stacked("Kc 2d 2h Qs 3h Js 4c Ts 5d 9s")  # seat 0: wild + 2-3-4-5 (a wheel), seat 1: wild + broadway
+    d = run("always_take", deck, players=2, dealer=1, rules={"split_mode": "cards_speak", "low_qualifier": 8})
+    assert d.low[0] > 0 and d.low[1] == 0
+    assert d.payout.tolist() == [1, 1]  # low for seat 0, high (royal) for seat 1
+    declared = run({0: "low", 1: "high"}, deck, players=2, dealer=1, rules={"split_mode": "declare"})
+    assert [e[3] for e in events(declared, C.EV_DECLARE)] == [1, 0]
+
+
+def test_deck_exhaustion_reshuffles_dead_cards_then_forces_a_pool_card():
+    # Two players and a stacked deck of exactly ten cards; both refuse whenever allowed.
+    # Rounds 3 and 4 need the dead rejects reshuffled; in round 4 nothing is left, so
+    # each player must take a reject from the table.
+    deck = parse_cards("2c 2d 3c 3d 3h 3s 4c 4d 4h 4s")
+    d = run("never_take", deck, players=2, dealer=1)
+    assert len(events(d, C.EV_RESHUFFLE)) == 2
+    assert [e[1] for e in events(d, C.EV_FORCED_NO_STOCK)] == [0, 1]
+    held = np.concatenate([d.hole.ravel(), d.up.ravel()])
+    assert sorted(held.tolist()) == sorted(deck.tolist())
+
+
+def test_a_deck_too_short_for_the_deal_is_an_error():
+    with pytest.raises(WantitError, match="ran out"):
+        run("never_take", parse_cards("2c 2d 3c 3d 3h 3s 4c 4d"), players=2, dealer=1)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_nets_sum_to_zero_with_hi_lo(seed):
+    d = play_deal("do_ya", players=6, seed=seed, rules={"split_mode": "declare", "chip_mode": "integer"})
+    assert (d.payout - 1).sum() + d.carry == pytest.approx(0, abs=1e-12)
+    assert all(float(p).is_integer() for p in d.payout)
