@@ -64,3 +64,64 @@ def test_main_is_callable_in_process(capsys):
         main(["hand", "2c 3d"])
     assert exc.value.code == 2
     assert "5 to 10 cards" in capsys.readouterr().err
+
+
+def test_variants_lists_rules_and_policy_parameters():
+    code, out, _ = run("variants")
+    assert code == 0
+    for text in ("selection_rejection", "do_ya", "max_rejections = 2", "last_player_rule = forced",
+                 "wild_mode = hole_card_only", "take_threshold", "presets: heuristic, always_take"):
+        assert text in out
+
+
+def test_simulate_json_schema():
+    code, out, err = run("simulate", "selection_rejection", "--players", "3", "--deals", "2000", "--seed", "4",
+                         "--policy", "all=heuristic", "--policy", "1=always_take", "--rule", "low_qualifier=8",
+                         "--format", "json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["meta"]["seed"] == 4 and data["meta"]["deals"] == 2000
+    seats = data["seats"]
+    assert [s["seat"] for s in seats] == [0, 1, 2]
+    assert seats[1]["policy"] == "always_take"
+    for s in seats:
+        assert {"seat", "ev", "ev_se", "p_high", "p_low", "p_scoop", "high_categories"} <= set(s)
+    assert abs(sum(s["ev"] for s in seats)) < 1e-9
+
+
+def test_simulate_table_and_csv():
+    code, out, _ = run("simulate", "do_ya", "-n", "4", "-d", "1000", "--format", "csv")
+    assert code == 0
+    assert out.splitlines()[0].startswith("seat,policy,ev,ev_se,p_high,p_low,p_scoop")
+    assert len(out.splitlines()) == 5
+    code, out, _ = run("simulate", "do_ya", "-n", "4", "-d", "1000")
+    assert code == 0 and "do_ya, 4 players, 1,000 deals, seed 0" in out and "final high hands" in out
+
+
+def test_deal_trace_matches_the_golden_narration():
+    from pathlib import Path
+
+    code, out, _ = run("deal", "selection_rejection", "--seed", "7", "--players", "5", "--trace")
+    assert code == 0
+    golden = (Path(__file__).parent / "golden" / "selection_rejection_seed7.txt").read_text()
+    assert out == golden
+    code, short, _ = run("deal", "selection_rejection", "--seed", "7", "--players", "5")
+    assert "is offered" not in short and "Showdown" in short
+
+
+@pytest.mark.parametrize("args,message", [
+    (("simulate", "holdem"), "unknown variant 'holdem'"),
+    (("simulate", "sr", "--players", "8"), "2 to 7 players"),
+    (("simulate", "sr", "--rule", "max_rejections"), "should look like name=value"),
+    (("simulate", "sr", "--rule", "max_rejections=5"), "out of range"),
+    (("simulate", "sr", "--policy", "heuristic"), "SEAT=PRESET"),
+    (("simulate", "sr", "--policy", "0=heuristic:aim=7"), "out of range"),
+    (("simulate", "sr", "--deals", "0"), "at least 1"),
+    (("deal", "do_ya", "--stacked", "2c 2d 3c"), "ran out"),
+    (("deal", "do_ya", "--stacked", "2c 2c"), "duplicate card"),
+])
+def test_simulate_and_deal_errors(args, message):
+    code, out, err = run(*args)
+    assert code != 0
+    assert message in err
+    assert "Traceback" not in err

@@ -35,9 +35,11 @@ def card(text):
 
 
 def test_3_3_worked_trace():
-    # A, C, D refuse whenever they may; B takes. Holes 2c 2d 2h 2s; x1..x6 follow.
+    # A, C, D refuse whenever they may; B takes the reject that helps it most (Kc
+    # pairs its wild higher than 7c). Holes 2c 2d 2h 2s; x1..x6 follow.
     deck = stacked("2c 2d 2h 2s 7c Kc 9c 8d Jd Qh")
-    d = run({0: "never_take", 1: "always_take", 2: "never_take", 3: "never_take"}, deck)
+    b = "heuristic:pool_threshold=-1000"
+    d = run({0: "never_take", 1: b, 2: "never_take", 3: "never_take"}, deck)
     O, T, R, PT, PD, DEAD = C.EV_OFFER, C.EV_TAKE, C.EV_REJECT, C.EV_POOL_TAKE, C.EV_POOL_DECLINE, C.EV_DEAD
     x1, x2, x3, x4, x5, x6 = (card(c) for c in "7c Kc 9c 8d Jd Qh".split())
     round_one = actions(d)[:17]

@@ -1,0 +1,31 @@
+"""Golden transcripts: one seeded, traced deal per variant, diffed line by line.
+
+A change to a rule, a policy or the narration shows up here first. After checking a
+change by eye, regenerate with ``WANTIT_UPDATE_GOLDEN=1 python -m pytest tests/test_golden.py``.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from analyzer.trace import narrate, play_deal
+
+GOLDEN = Path(__file__).parent / "golden"
+CASES = {
+    "selection_rejection_seed7": dict(variant="selection_rejection", players=5, seed=7, deal=0),
+    "selection_rejection_fresh_card_seed12": dict(variant="selection_rejection", players=7, seed=12, deal=3,
+                                                  rules={"last_player_rule": "fresh_card", "chip_mode": "integer"}),
+    "do_ya_seed3": dict(variant="do_ya", players=4, seed=3, deal=0),
+    "do_ya_hilo_seed5": dict(variant="do_ya", players=6, seed=5, deal=1,
+                             rules={"split_mode": "declare", "wild_mode": "rank"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_golden_transcript(name):
+    text = narrate(play_deal(**CASES[name])) + "\n"
+    path = GOLDEN / f"{name}.txt"
+    if os.environ.get("WANTIT_UPDATE_GOLDEN"):
+        path.write_text(text)
+    assert text.splitlines() == path.read_text().splitlines()

@@ -1,0 +1,246 @@
+"""The simulation driver over every registered variant: zero-sum nets, determinism,
+statistics against exact answers, information sets, interruption and resumption."""
+
+import json
+from math import comb, sqrt
+
+import numpy as np
+import pandas as pd
+import pytest
+from numba import njit
+
+from analyzer import Category, WantitError
+from analyzer.simulate import simulate
+from analyzer.trace import play_deal
+from analyzer.variants import VARIANTS, get_variant
+from kernels.evaluate import eval_tables, high_mask
+from kernels.games import common as C
+from kernels.ranking import CAT_SHIFT
+
+ALL = sorted(VARIANTS)
+F2 = [23_294_460, 58_627_800, 31_433_400, 6_461_620, 6_180_020, 4_047_644, 3_473_184, 224_848, 41_584]
+
+
+@pytest.mark.parametrize("variant", ALL)
+@pytest.mark.parametrize("rules", [None, {"split_mode": "declare", "chip_mode": "integer"},
+                                   {"split_mode": "cards_speak", "low_qualifier": 8}])
+def test_nets_sum_to_zero_in_every_deal(variant, rules):
+    v = get_variant(variant)
+    n = v.max_players
+    count = 3000
+    arrays = [np.zeros((count, n)) for _ in range(3)] + [np.zeros((count, n), np.int64) for _ in range(3)]
+    carry = np.zeros(count)
+    v.play_batch(eval_tables(), v.rules_vector(rules), np.stack([v.policy_vector()] * n), n, 11, 0, count,
+                 True, *arrays, carry)
+    payout = arrays[0]
+    assert np.abs((payout - 1).sum(axis=1) + carry).max() < 1e-9
+    assert (payout >= 0).all()
+    shares = arrays[1] + arrays[2]
+    assert np.allclose(shares.sum(axis=1)[carry == 0], 1.0)
+
+
+@pytest.mark.parametrize("variant", ALL)
+def test_same_numbers_whatever_the_threads_and_chunks(variant):
+    runs = [simulate(variant, deals=3000, seed=5, threads=th, chunk=ch)
+            for th, ch in ((1, 3000), (2, 3000), (2, 700))]
+    for other in runs[1:]:
+        pd.testing.assert_frame_equal(runs[0].seats, other.seats)
+        pd.testing.assert_frame_equal(runs[0].categories, other.categories)
+
+
+@pytest.mark.parametrize("variant", ALL)
+def test_a_simulated_deal_is_the_traced_deal(variant):
+    """Deal i of a run is replayable alone: its traced payouts equal the batch row."""
+    v = get_variant(variant)
+    n = 4
+    count = 50
+    arrays = [np.zeros((count, n)) for _ in range(3)] + [np.zeros((count, n), np.int64) for _ in range(3)]
+    v.play_batch(eval_tables(), v.rules_vector(), np.stack([v.policy_vector()] * n), n, 9, 0, count, True,
+                 *arrays, np.zeros(count))
+    for i in (0, 17, 49):
+        d = play_deal(variant, players=n, seed=9, deal=i)
+        assert d.payout.tolist() == arrays[0][i].tolist()
+        assert d.high.tolist() == arrays[4][i].tolist()
+
+
+def _z_scores(observed, probabilities, total):
+    return [(o - total * p) / sqrt(total * p * (1 - p)) for o, p in zip(observed, probabilities)]
+
+
+def test_selection_rejection_always_take_gives_random_seven_card_hands():
+    """Everyone taking every card: each hand is a random 7-card hand, so category
+    frequencies follow F2. |z| <= 4.5 per category: false-failure rate below 1e-4
+    for the nine cells (binomial variance; seats of one deal are negatively
+    correlated, which only lowers the true variance)."""
+    deals, n = 30_000, 7
+    r = simulate("selection_rejection", players=n, deals=deals, seed=2024, policies="always_take")
+    total = deals * n
+    observed = [r.categories[r.categories.category == c.label].probability.sum() * deals for c in Category][:9]
+    probs = [f / comb(52, 7) for f in F2]
+    for cat, z in zip(Category, _z_scores(observed, probs, total)):
+        assert abs(z) <= 4.5, f"{cat.label}: z = {z:.2f}"
+
+
+@njit(cache=True)
+def _do_ya_exact_counts(t):
+    """Categories of every 4-card natural hand plus one wild card: C(52, 4) hands."""
+    counts = np.zeros(16, np.int64)
+    for a in range(52):
+        for b in range(a + 1, 52):
+            for c in range(b + 1, 52):
+                for d in range(c + 1, 52):
+                    m = np.uint64(0)
+                    for x in (a, b, c, d):
+                        m |= np.uint64(1) << np.uint64(16 * (x & 3) + (x >> 2))
+                    counts[high_mask(t, m, 1, 0, False) >> CAT_SHIFT] += 1
+    return counts
+
+
+def test_do_ya_always_take_gives_four_random_cards_plus_a_wild():
+    """Four random up-cards and a wild hole card: frequencies against the exact count
+    over all C(52, 4) natural hands (the hole card's identity does not matter). Same
+    |z| <= 4.5 rule as above."""
+    counts = _do_ya_exact_counts(eval_tables())
+    assert counts.sum() == comb(52, 4)
+    by_category = np.zeros(10)
+    from analyzer import hand_category
+
+    for slot in range(1, 13):
+        if counts[slot]:
+            by_category[hand_category(slot << CAT_SHIFT)] += counts[slot]
+    assert by_category[Category.HIGH_CARD] == by_category[Category.TWO_PAIR] == 0  # §0.4.5
+    deals, n = 30_000, 8
+    r = simulate("do_ya", players=n, deals=deals, seed=77, policies="always_take")
+    observed = [r.categories[r.categories.category == c.label].probability.sum() * deals for c in Category]
+    probs = by_category / comb(52, 4)
+    for cat, o, p in zip(Category, observed, probs):
+        if p == 0:
+            assert o == 0, cat.label
+            continue
+        z = (o - deals * n * p) / sqrt(deals * n * p * (1 - p))
+        assert abs(z) <= 4.5, f"{cat.label}: z = {z:.2f}"
+
+
+def _decisions(d):
+    keep = (C.EV_OFFER, C.EV_TAKE, C.EV_REJECT, C.EV_POOL_TAKE, C.EV_POOL_DECLINE, C.EV_DEAD, C.EV_DECLARE)
+    rows = [tuple(int(x) for x in e) for e in d.events if e[0] in keep]
+    return rows
+
+
+def _dealt_order(d):
+    """The cards in the order the deal drew them (hole cards, turned-up cards, ...)."""
+    draws = (C.EV_DEAL_DOWN, C.EV_DEAL_UP, C.EV_TURN_UP)
+    return [int(e[2]) for e in d.events if e[0] in draws]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_information_sets_hidden_cards_of_others_do_not_change_decisions(seed):
+    """Swap seat 1's hole cards for other unseen cards: every other seat's offer
+    decisions are unchanged (seat 1 always takes, so its own play cannot differ)."""
+    n = 5
+    policies = {"all": "heuristic", 1: "always_take"}
+    d = play_deal("selection_rejection", players=n, seed=seed, deal=seed, policies=policies, dealer=4)
+    order = _dealt_order(d)
+    rest = [c for c in range(52) if c not in order]
+    stacked = list(order) + rest
+    # Seat 1's hole cards are draws 1 and 6 (deal order from the dealer's left);
+    # swap them with two cards nobody ever sees.
+    swapped = list(stacked)
+    swapped[1], swapped[len(order)] = swapped[len(order)], swapped[1]
+    swapped[6], swapped[len(order) + 1] = swapped[len(order) + 1], swapped[6]
+    a = play_deal("selection_rejection", players=n, policies=policies, dealer=4, stacked=stacked)
+    b = play_deal("selection_rejection", players=n, policies=policies, dealer=4, stacked=swapped)
+    others_a = [e for e in _decisions(a) if e[1] != 1]
+    others_b = [e for e in _decisions(b) if e[1] != 1]
+    assert others_a == others_b
+    assert set(a.hole[1, :2].tolist()).isdisjoint(b.hole[1, :2].tolist())  # the swap did happen
+
+
+@pytest.mark.parametrize("variant", ALL)
+@pytest.mark.parametrize("seed", range(6))
+def test_information_sets_undealt_order_does_not_change_earlier_decisions(variant, seed):
+    """Shuffle every card after the k-th draw: all decisions made before the k-th
+    card is revealed are the same."""
+    d = play_deal(variant, players=4, seed=seed, deal=seed, dealer=3)
+    order = _dealt_order(d)
+    rest = [c for c in range(52) if c not in order]
+    k = len(order) // 2
+    rng = np.random.default_rng(seed)
+    tail = order[k:] + rest
+    reshuffled = order[:k] + [int(x) for x in rng.permutation(tail)]
+    a = play_deal(variant, players=4, dealer=3, stacked=order + rest)
+    b = play_deal(variant, players=4, dealer=3, stacked=reshuffled)
+
+    def until_kth_draw(deal):
+        out, draws = [], 0
+        for e in deal.events:
+            if e[0] in (C.EV_DEAL_DOWN, C.EV_DEAL_UP, C.EV_TURN_UP):
+                draws += 1
+                if draws > k:
+                    break
+            out.append(tuple(int(x) for x in e))
+        return out
+
+    assert until_kth_draw(a) == until_kth_draw(b)
+
+
+def test_interrupted_run_returns_what_it_finished(monkeypatch):
+    import analyzer.simulate as S
+
+    calls = {"n": 0}
+
+    def progress(done, total):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt
+
+    r = S.simulate("do_ya", deals=5000, seed=1, chunk=1000, progress=progress)
+    assert r.meta["interrupted"] and r.meta["deals"] == 3000
+    full = S.simulate("do_ya", deals=3000, seed=1, chunk=1000)
+    pd.testing.assert_frame_equal(r.seats, full.seats)
+
+
+def test_checkpoint_resumes_to_the_same_result(tmp_path):
+    path = tmp_path / "run.json"
+
+    def stop_after_two(done, total):
+        if done == 2000:
+            raise KeyboardInterrupt
+
+    part = simulate("selection_rejection", deals=4000, seed=3, chunk=1000, checkpoint=path,
+                    progress=stop_after_two)
+    assert part.meta["deals"] == 2000
+    assert json.loads(path.read_text())["totals"]["deals"] == 2000
+    resumed = simulate("selection_rejection", deals=4000, seed=3, chunk=1000, checkpoint=path)
+    straight = simulate("selection_rejection", deals=4000, seed=3, chunk=1000)
+    pd.testing.assert_frame_equal(resumed.seats, straight.seats)
+    with pytest.raises(WantitError, match="other settings"):
+        simulate("selection_rejection", deals=4000, seed=4, chunk=1000, checkpoint=path)
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"players": 9}, "2 to 7 players"),
+    ({"deals": 0}, "at least 1"),
+    ({"rules": {"max_rejections": 3}}, "out of range 1..2"),
+    ({"rules": {"split_mode": "lowball"}}, "not allowed"),
+    ({"rules": {"nonsense": 1}}, "has no rule 'nonsense'"),
+    ({"policies": "reckless"}, "no policy 'reckless'"),
+    ({"policies": "heuristic:take_threshold=abc"}, "must be a number"),
+    ({"policies": "heuristic:low_max=20"}, "out of range"),
+    ({"policies": {9: "heuristic"}}, "seats are 0..4"),
+])
+def test_bad_input_is_a_clear_error(kwargs, message):
+    with pytest.raises(WantitError, match=message):
+        simulate("selection_rejection", **{"players": 5, "deals": 10, **kwargs})
+
+
+def test_result_frames_and_json_schema():
+    r = simulate("selection_rejection", players=3, deals=2000, seed=1,
+                 policies={"all": "heuristic", 2: "low"})
+    assert list(r.seats.seat) == [0, 1, 2] and list(r.seats.policy) == ["heuristic", "heuristic", "low"]
+    assert abs(r.seats.ev.sum() + r.meta["carried_over"] / 2000) < 1e-12
+    for rec in r.to_json_records():
+        assert {"seat", "ev", "ev_se", "p_high", "p_low", "p_scoop", "high_categories"} <= set(rec)
+        assert abs(sum(rec["high_categories"].values()) - 1) < 1e-12
+        assert 0 < rec["ev_se"] < 0.1
+    assert (r.seats.declare_high + r.seats.declare_low + r.seats.declare_both).round(12).eq(1).all()
