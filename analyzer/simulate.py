@@ -8,7 +8,6 @@ with the same settings resumes from them.
 """
 
 import json
-import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path

@@ -118,3 +118,14 @@ def restock(deck, state, cards, n):
         m += 1
     state[DECK_TOP] = 0
     state[DECK_SIZE] = m
+
+
+@njit(cache=True)
+def deal_deck(deck, state, stream, seed, deal, stacked):
+    """Key ``stream`` for ``(seed, deal)`` and fill the deck: a full shuffled deck, or
+    the ``stacked`` cards in order when that array is non-empty."""
+    seed_stream(stream, seed, deal)
+    if stacked.shape[0] > 0:
+        stack_deck(deck, state, stacked)
+    else:
+        fill_deck(deck, state, np.uint64(0))

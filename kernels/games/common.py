@@ -4,8 +4,9 @@ the showdown, and the declaration-and-showdown finish of a deal."""
 import numpy as np
 from numba import njit
 
-from ..cards import card_bit
+from ..cards import NO_CARD, card_bit
 from ..policies import DECLARE_HIGH, declare
+from ..rng import draw, restock, stock_size
 from ..showdown import SPLIT_DECLARE, settle
 
 # Rules vector: the showdown options sit at the same indices in every game.
@@ -60,9 +61,17 @@ def emit(trace, n_events, kind, seat, card, a, b):
     return n_events
 
 
-@njit(cache=True, inline="always")
-def left_of(seat, k, n):
-    return (seat + k) % n
+@njit(cache=True)
+def draw_or_restock(deck, dstate, stream, dead, n_dead, trace, n_events):
+    """Draw; on an empty stock shuffle the dead cards into a new one first.
+    Returns ``(card or NO_CARD, dead cards left, n_events)``."""
+    c = draw(deck, dstate, stream)
+    if c == NO_CARD and n_dead > 0:
+        restock(deck, dstate, dead, n_dead)
+        n_events = emit(trace, n_events, EV_RESHUFFLE, -1, -1, stock_size(dstate), 0)
+        n_dead = 0
+        c = draw(deck, dstate, stream)
+    return c, n_dead, n_events
 
 
 @njit(cache=True)

@@ -8,7 +8,7 @@ from numba import njit, prange
 from ..cards import NO_CARD, card_bit, rank_mask_to_cards
 from ..evaluate import high_mask, low_mask, qualify
 from ..policies import ALWAYS, POOL_THRESHOLD, aim_of, gain, wants_card
-from ..rng import draw, fill_deck, restock, seed_stream, stock_size
+from ..rng import deal_deck, draw
 from .common import (
     EV_ANTE,
     EV_DEAD,
@@ -19,7 +19,6 @@ from .common import (
     EV_POOL_DECLINE,
     EV_POOL_TAKE,
     EV_REJECT,
-    EV_RESHUFFLE,
     EV_ROUND,
     EV_TAKE,
     EV_TURN_UP,
@@ -28,6 +27,7 @@ from .common import (
     R_ANTE,
     R_LOW_QUALIFIER,
     TRACE_WIDTH,
+    draw_or_restock,
     emit,
     finish,
 )
@@ -67,15 +67,16 @@ def split_wild(rules, hole_card, up_cards):
 
 
 @njit(cache=True)
-def _fresh(deck, dstate, stream, dead, n_dead, trace, n_events):
-    """A card from the stock; on an empty stock the dead cards become a new one."""
-    c = draw(deck, dstate, stream)
-    if c == NO_CARD and n_dead > 0:
-        restock(deck, dstate, dead, n_dead)
-        n_events = emit(trace, n_events, EV_RESHUFFLE, -1, -1, stock_size(dstate), 0)
-        n_dead = 0
-        c = draw(deck, dstate, stream)
-    return c, n_dead, n_events
+def _best_pool_card(t, policy, natural, w, pool, n_pool, aim):
+    """Index of the reject on the table that raises my estimate most, and that gain."""
+    best = 0
+    best_gain = -1e300
+    for j in range(n_pool):
+        g = gain(t, policy, natural, w, card_bit(pool[j]), aim)
+        if g > best_gain:
+            best_gain = g
+            best = j
+    return best, best_gain
 
 
 @njit(cache=True)
@@ -118,13 +119,7 @@ def play(t, rules, policies, n, dealer, deck, dstate, stream, hole, up, trace,
                 n_pool -= 1
                 n_events = emit(trace, n_events, EV_POOL_TAKE, p, taken, 0, 0)
             elif n_pool > 0:
-                best = -1
-                best_gain = -1e300
-                for j in range(n_pool):
-                    g = gain(t, pol, natural, w, card_bit(pool[j]), aim)
-                    if g > best_gain:
-                        best_gain = g
-                        best = j
+                best, best_gain = _best_pool_card(t, pol, natural, w, pool, n_pool, aim)
                 if best_gain >= pol[POOL_THRESHOLD]:
                     taken = pool[best]
                     pool[best] = pool[n_pool - 1]
@@ -134,19 +129,13 @@ def play(t, rules, policies, n, dealer, deck, dstate, stream, hole, up, trace,
                     rej = n_pool
                     n_events = emit(trace, n_events, EV_POOL_DECLINE, p, -1, n_pool, 0)
             while taken == NO_CARD:
-                c, n_dead, n_events = _fresh(deck, dstate, stream, dead, n_dead, trace, n_events)
+                c, n_dead, n_events = draw_or_restock(deck, dstate, stream, dead, n_dead, trace, n_events)
                 if c == NO_CARD and n_pool == 0:
                     n_events = emit(trace, n_events, EV_EXHAUSTED, p, -1, 0, 0)
                     return EXHAUSTED, n_events
                 if c == NO_CARD:
                     # Stock and dead cards exhausted: take the pool card of my choice.
-                    best = 0
-                    best_gain = -1e300
-                    for j in range(n_pool):
-                        g = gain(t, pol, natural, w, card_bit(pool[j]), aim)
-                        if g > best_gain:
-                            best_gain = g
-                            best = j
+                    best, _ = _best_pool_card(t, pol, natural, w, pool, n_pool, aim)
                     taken = pool[best]
                     pool[best] = pool[n_pool - 1]
                     n_pool -= 1
@@ -200,14 +189,7 @@ def play_seeded(t, rules, policies, n, dealer, seed, deal, stacked, trace,
     deck = np.empty(52, np.uint8)
     dstate = np.zeros(3, np.int64)
     stream = np.zeros(2, np.uint64)
-    seed_stream(stream, seed, deal)
-    if stacked.shape[0] > 0:
-        for i in range(stacked.shape[0]):
-            deck[i] = stacked[i]
-        dstate[1] = stacked.shape[0]
-        dstate[2] = 1
-    else:
-        fill_deck(deck, dstate, np.uint64(0))
+    deal_deck(deck, dstate, stream, seed, deal, stacked)
     return play(t, rules, policies, n, dealer, deck, dstate, stream, hole[:, 0], up, trace,
                 payout, high_share, low_share, declared, high, low)
 

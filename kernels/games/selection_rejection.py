@@ -11,7 +11,7 @@ from numba import njit, prange
 from ..cards import NO_CARD, card_bit
 from ..evaluate import high_hashed, low_hashed, qualify
 from ..policies import wants_card
-from ..rng import draw, fill_deck, restock, seed_stream, stock_size
+from ..rng import deal_deck, draw, stock_size
 from .common import (
     EV_ANTE,
     EV_DEAD,
@@ -20,7 +20,6 @@ from .common import (
     EV_EXHAUSTED,
     EV_OFFER,
     EV_REJECT,
-    EV_RESHUFFLE,
     EV_ROUND,
     EV_TAKE,
     EV_TURN_UP,
@@ -29,6 +28,7 @@ from .common import (
     R_ANTE,
     R_LOW_QUALIFIER,
     TRACE_WIDTH,
+    draw_or_restock,
     emit,
     finish,
     next_in,
@@ -46,18 +46,6 @@ LAST_PLAYER_FRESH_CARD = 1
 MAX_PLAYERS = 7
 HOLE = 3
 UP = 4
-
-
-@njit(cache=True)
-def _draw_or_restock(deck, dstate, stream, dead, n_dead, trace, n_events):
-    """Draw; on an empty stock shuffle the dead cards into a new one (SR-A2)."""
-    c = draw(deck, dstate, stream)
-    if c == NO_CARD and n_dead > 0:
-        restock(deck, dstate, dead, n_dead)
-        n_events = emit(trace, n_events, EV_RESHUFFLE, -1, -1, stock_size(dstate), 0)
-        n_dead = 0
-        c = draw(deck, dstate, stream)
-    return c, n_dead, n_events
 
 
 @njit(cache=True)
@@ -106,7 +94,7 @@ def play(t, rules, policies, n, dealer, deck, dstate, stream, hole, up, trace,
             continue
         needs = everyone
         target = leader
-        card, n_dead, n_events = _draw_or_restock(deck, dstate, stream, dead, n_dead, trace, n_events)
+        card, n_dead, n_events = draw_or_restock(deck, dstate, stream, dead, n_dead, trace, n_events)
         if card == NO_CARD:
             return EXHAUSTED, emit(trace, n_events, EV_EXHAUSTED, target, -1, 0, 0)
         n_events = emit(trace, n_events, EV_TURN_UP, -1, card, 0, 0)
@@ -140,7 +128,7 @@ def play(t, rules, policies, n, dealer, deck, dstate, stream, hole, up, trace,
                 if needs == 0:
                     break
                 target = next_in(needs, target, n)
-                card, n_dead, n_events = _draw_or_restock(deck, dstate, stream, dead, n_dead, trace, n_events)
+                card, n_dead, n_events = draw_or_restock(deck, dstate, stream, dead, n_dead, trace, n_events)
                 if card == NO_CARD:
                     return EXHAUSTED, emit(trace, n_events, EV_EXHAUSTED, target, -1, 0, 0)
                 n_events = emit(trace, n_events, EV_TURN_UP, -1, card, 0, 0)
@@ -152,7 +140,7 @@ def play(t, rules, policies, n, dealer, deck, dstate, stream, hole, up, trace,
                 n_dead += 1
                 lone_rejections += 1
                 n_events = emit(trace, n_events, EV_DEAD, target, card, lone_rejections, 0)
-                card, n_dead, n_events = _draw_or_restock(deck, dstate, stream, dead, n_dead, trace, n_events)
+                card, n_dead, n_events = draw_or_restock(deck, dstate, stream, dead, n_dead, trace, n_events)
                 if card == NO_CARD:
                     return EXHAUSTED, emit(trace, n_events, EV_EXHAUSTED, target, -1, 0, 0)
                 n_events = emit(trace, n_events, EV_TURN_UP, -1, card, 0, 0)
@@ -164,7 +152,7 @@ def play(t, rules, policies, n, dealer, deck, dstate, stream, hole, up, trace,
     # 5. The seventh card face down, clockwise from the dealer's left.
     for i in range(1, n + 1):
         s = (dealer + i) % n
-        c, n_dead, n_events = _draw_or_restock(deck, dstate, stream, dead, n_dead, trace, n_events)
+        c, n_dead, n_events = draw_or_restock(deck, dstate, stream, dead, n_dead, trace, n_events)
         if c == NO_CARD:
             return EXHAUSTED, emit(trace, n_events, EV_EXHAUSTED, s, -1, 0, 0)
         hole[s, 2] = c
@@ -196,14 +184,7 @@ def play_seeded(t, rules, policies, n, dealer, seed, deal, stacked, trace,
     deck = np.empty(52, np.uint8)
     dstate = np.zeros(3, np.int64)
     stream = np.zeros(2, np.uint64)
-    seed_stream(stream, seed, deal)
-    if stacked.shape[0] > 0:
-        for i in range(stacked.shape[0]):
-            deck[i] = stacked[i]
-        dstate[1] = stacked.shape[0]
-        dstate[2] = 1
-    else:
-        fill_deck(deck, dstate, np.uint64(0))
+    deal_deck(deck, dstate, stream, seed, deal, stacked)
     return play(t, rules, policies, n, dealer, deck, dstate, stream, hole, up, trace,
                 payout, high_share, low_share, declared, high, low)
 
