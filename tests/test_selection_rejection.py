@@ -153,3 +153,50 @@ def test_conservation_every_card_once_and_all_up_cards_accounted(seed):
     taken = [e[2] for e in d.events if e[0] == C.EV_TAKE]
     assert sorted(turned) == sorted(taken + dead)  # every card turned up is taken or dead
     assert sorted(taken) == sorted(d.up.ravel().tolist())
+
+
+def _declarations(d):
+    return {s: a for _, s, _, a, _ in events(d, C.EV_DECLARE)}
+
+
+def test_sr_a6_sequential_declarations_let_the_last_declarer_take_an_uncontested_low():
+    # Seats 0-3 always declare HIGH; seat 4 (the dealer, so last to declare) uses the
+    # heuristic, whose low cutoff is 8. Find a deal where its low is worse than 8-high.
+    policies = {"all": "high", 4: "heuristic"}
+    for seed in range(200):
+        simultaneous = play_deal("selection_rejection", players=5, seed=seed, dealer=4, policies=policies)
+        top = 14 - ((simultaneous.low[4] >> 16) & 0xF)
+        if simultaneous.low[4] >> 20 == 6 and top > 8:
+            break
+    assert _declarations(simultaneous)[4] == 0  # HIGH: no grab when declaring at once
+    sequential = play_deal("selection_rejection", players=5, seed=seed, dealer=4, policies=policies,
+                           rules={"declare_mode": "sequential"})
+    decl = _declarations(sequential)
+    assert [decl[s] for s in range(4)] == [0, 0, 0, 0]
+    assert decl[4] == 1  # LOW: uncontested, so any low takes half the pot
+    assert sequential.payout[4] >= 2.5
+
+
+def test_sr_a7_both_must_win_outright_is_passed_to_the_showdown():
+    """Find a deal where a BOTH declarer wins high and ties the low with another low
+    declarer: by default it keeps 1/2 + 1/4; with both_must_win_outright it fails."""
+    policies = "low:declare_both_category=1"
+    found = None
+    for seed in range(2000):
+        d = play_deal("selection_rejection", players=4, seed=seed, policies=policies)
+        decl = _declarations(d)
+        for s, a in decl.items():
+            rivals = [o for o, b in decl.items() if o != s and b in (1, 2)]
+            if (a == 2 and d.high[s] == d.high.max() and (d.high == d.high[s]).sum() == 1
+                    and any(d.low[o] == d.low[s] for o in rivals)
+                    and all(d.low[o] <= d.low[s] for o in rivals)):
+                found = seed, s
+                break
+        if found:
+            break
+    assert found, "no BOTH declarer tying the low in 2000 deals"
+    seed, s = found
+    assert d.payout[s] > 0
+    strict = play_deal("selection_rejection", players=4, seed=seed, policies=policies,
+                       rules={"both_must_win_outright": True})
+    assert strict.payout[s] == 0
