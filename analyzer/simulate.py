@@ -73,15 +73,17 @@ class Totals:
             if getattr(self, name) is None:
                 setattr(self, name, np.zeros(shape, dtype=np.int64))
 
-    def add(self, payout, high_share, low_share, declared, high, carry, ante, pot):
+    def add(self, payout, paid, high_share, low_share, declared, high, carry):
         units = np.rint(payout * UNITS).astype(np.int64)
-        net = units - int(round(ante * UNITS))
+        paid_units = np.rint(paid * UNITS).astype(np.int64)
+        net = units - paid_units
+        pot = paid_units.sum(axis=1, keepdims=True)
         self.deals += payout.shape[0]
         self.net += net.sum(axis=0)
         self.net_sq += (net * net).sum(axis=0)
         self.wins_high += (high_share > 0).sum(axis=0)
         self.wins_low += (low_share > 0).sum(axis=0)
-        self.scoops += (units == int(round(pot * UNITS))).sum(axis=0)
+        self.scoops += (units == pot).sum(axis=0)
         for d in (DECLARE_HIGH, DECLARE_LOW, DECLARE_BOTH):
             self.declared[:, d] += (declared == d).sum(axis=0)
         cats = hand_category(high)
@@ -174,10 +176,8 @@ def simulate(variant, players=None, policies=None, rules=None, deals=100_000, se
         if not 1 <= int(threads) <= numba.config.NUMBA_NUM_THREADS:
             raise WantitError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}")
         numba.set_num_threads(int(threads))
-    from kernels.games.common import R_ANTE, R_SPLIT_MODE
+    from kernels.games.common import R_SPLIT_MODE
 
-    ante = float(rules_vec[R_ANTE])
-    pot = ante * n
     settings = {"variant": v.name, "players": n, "seed": int(seed), "rules": {k: str(x) for k, x in (rules or {}).items()},
                 "policies": [{k: val[k] for k in sorted(val)} for val in values], "rotate_dealer": bool(rotate_dealer)}
     totals = Totals(n)
@@ -200,10 +200,11 @@ def simulate(variant, players=None, policies=None, rules=None, deals=100_000, se
             declared = np.zeros((count, n), np.int64)
             high = np.zeros((count, n), np.int64)
             low = np.zeros((count, n), np.int64)
+            paid = np.zeros((count, n))
             carry = np.zeros(count)
             v.play_batch(t, rules_vec, policy_matrix, n, int(seed), totals.deals, count, bool(rotate_dealer),
-                         payout, high_share, low_share, declared, high, low, carry)
-            totals.add(payout, high_share, low_share, declared, high, carry, ante, pot)
+                         payout, high_share, low_share, declared, high, low, paid, carry)
+            totals.add(payout, paid, high_share, low_share, declared, high, carry)
             if checkpoint is not None:
                 tmp = Path(str(checkpoint) + ".tmp")
                 tmp.write_text(json.dumps({"settings": settings, "totals": totals.to_dict()}))

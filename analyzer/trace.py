@@ -40,12 +40,11 @@ class Deal:
     split_mode: int
     hole: np.ndarray  # [seat, k] face-down cards (255 = none)
     up: np.ndarray  # [seat, k] face-up cards
+    paid: np.ndarray  # what each seat put in the pot (ante and fees)
 
     @property
     def nets(self):
-        return self.payout - self.ante
-
-    ante: float = 1.0
+        return self.payout - self.paid
 
 
 def play_deal(variant, players=None, seed=0, deal=0, rules=None, policies=None, stacked=None,
@@ -68,14 +67,15 @@ def play_deal(variant, players=None, seed=0, deal=0, rules=None, policies=None, 
     trace = np.zeros((MAX_EVENTS, C.TRACE_WIDTH), np.int64)
     payout, hs, ls = np.zeros(n), np.zeros(n), np.zeros(n)
     declared, high, low = (np.zeros(n, np.int64) for _ in range(3))
+    paid = np.zeros(n)
     hole = np.full((n, v.hole_width), NO_CARD, np.uint8)
     up = np.full((n, v.up_width), NO_CARD, np.uint8)
     carry, n_events = v.play_seeded(_tables(), rules_vec, pols, n, dealer, int(seed), int(deal), stack, trace,
-                                    payout, hs, ls, declared, high, low, hole, up)
+                                    payout, hs, ls, declared, high, low, paid, hole, up)
     if carry == C.EXHAUSTED:
         raise WantitError(f"the stacked deck of {len(stack)} cards ran out before the deal was complete")
     return Deal(v.name, n, dealer, int(seed), int(deal), trace[:n_events].copy(), payout, high, low, declared,
-                hs, ls, float(carry), int(rules_vec[C.R_SPLIT_MODE]), hole, up, ante=float(rules_vec[C.R_ANTE]))
+                hs, ls, float(carry), int(rules_vec[C.R_SPLIT_MODE]), hole, up, paid)
 
 
 def _card(code):

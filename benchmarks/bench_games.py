@@ -117,6 +117,7 @@ class Outputs:
         self.declared = np.zeros((deals, n), np.int64)
         self.high = np.zeros((deals, n), np.int64)
         self.low = np.zeros((deals, n), np.int64)
+        self.paid = np.zeros((deals, n))
         self.carry = np.zeros(deals)
 
 
@@ -128,7 +129,7 @@ def game_runner(t, v, preset, n, count, out):
     def run():
         v.play_batch(t, rules_vec, policy_matrix, n, SEED, 0, count, ROTATE_DEALER,
                      out.payout, out.high_share, out.low_share, out.declared,
-                     out.high, out.low, out.carry)
+                     out.high, out.low, out.paid, out.carry)
 
     return run
 

@@ -29,11 +29,13 @@ def test_nets_sum_to_zero_in_every_deal(variant, rules):
     n = v.max_players
     count = 3000
     arrays = [np.zeros((count, n)) for _ in range(3)] + [np.zeros((count, n), np.int64) for _ in range(3)]
+    paid = np.zeros((count, n))
     carry = np.zeros(count)
     v.play_batch(eval_tables(), v.rules_vector(rules), np.stack([v.policy_vector()] * n), n, 11, 0, count,
-                 True, *arrays, carry)
+                 True, *arrays, paid, carry)
     payout = arrays[0]
-    assert np.abs((payout - 1).sum(axis=1) + carry).max() < 1e-9
+    assert (paid >= 1).all()
+    assert np.abs((payout - paid).sum(axis=1) + carry).max() < 1e-9
     assert (payout >= 0).all()
     shares = arrays[1] + arrays[2]
     assert np.allclose(shares.sum(axis=1)[carry == 0], 1.0)
@@ -56,7 +58,7 @@ def test_a_simulated_deal_is_the_traced_deal(variant):
     count = 50
     arrays = [np.zeros((count, n)) for _ in range(3)] + [np.zeros((count, n), np.int64) for _ in range(3)]
     v.play_batch(eval_tables(), v.rules_vector(), np.stack([v.policy_vector()] * n), n, 9, 0, count, True,
-                 *arrays, np.zeros(count))
+                 *arrays, np.zeros((count, n)), np.zeros(count))
     for i in (0, 17, 49):
         d = play_deal(variant, players=n, seed=9, deal=i)
         assert d.payout.tolist() == arrays[0][i].tolist()

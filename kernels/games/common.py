@@ -116,12 +116,13 @@ def low_odd_card(natural, strength):
 
 @njit(cache=True)
 def finish(rules, policies, n, dealer, active, naturals, up_masks, high, low, high_natural,
-           pot, trace, n_events, payout, high_share, low_share, declared):
+           paid, trace, n_events, payout, high_share, low_share, declared):
     """Declarations (when the split mode asks for them), pot division, event log.
 
     ``naturals[s]`` is the mask of seat s's natural cards, ``up_masks[s]`` what the
     others see of it, ``high`` / ``low`` the final strengths (low already qualified,
-    0 = none). Writes the payout and shares; returns ``(carry, n_events)``.
+    0 = none), ``paid[s]`` what seat s put in the pot (ante and any fees). Writes the
+    payout and shares; returns ``(carry, n_events)``.
     """
     declared[:] = DECLARE_HIGH
     split_mode = int(rules[R_SPLIT_MODE])
@@ -161,14 +162,16 @@ def finish(rules, policies, n, dealer, active, naturals, up_masks, high, low, hi
         odd_low[s] = low_odd_card(naturals[s], low[s])
         if active[s]:
             n_events = emit(trace, n_events, EV_HAND, s, -1, high[s], low[s])
+    pot = 0.0
+    for s in range(n):
+        pot += paid[s]
     carry = settle(active, high, low, declared, pot, dealer, split_mode, rules[R_BOTH_OUTRIGHT] > 0,
                    int(rules[R_ALL_FAILED]), int(rules[R_CHIP_MODE]), int(rules[R_ODD_CHIP]),
                    rules[R_NATURAL_BEATS_WILD] > 0, high_natural, odd_high, odd_low,
                    payout, high_share, low_share)
-    ante = rules[R_ANTE]
     for s in range(n):
         n_events = emit(trace, n_events, EV_PAYOUT, s, -1, np.int64(round(payout[s] * UNITS)),
-                        np.int64(round((payout[s] - ante) * UNITS)))
+                        np.int64(round((payout[s] - paid[s]) * UNITS)))
     if carry > 0:
         n_events = emit(trace, n_events, EV_CARRY, -1, -1, np.int64(round(carry * UNITS)), 0)
     return carry, n_events

@@ -81,10 +81,11 @@ def _best_pool_card(t, policy, natural, w, pool, n_pool, aim):
 
 @njit(cache=True)
 def play(t, rules, policies, n, dealer, deck, dstate, stream, hole, up, trace,
-         payout, high_share, low_share, declared, high, low):
+         payout, high_share, low_share, declared, high, low, paid):
     """Play one deal from a filled deck; returns ``(carry, n_events)``."""
     n_events = 0
     ante = rules[R_ANTE]
+    paid[:] = ante
     max_rej = int(rules[R_MAX_REJECTIONS])
     up_mask = np.zeros(n, np.uint64)
     n_up = np.zeros(n, np.int64)
@@ -179,24 +180,24 @@ def play(t, rules, policies, n, dealer, deck, dstate, stream, hole, up, trace,
         high[s] = high_mask(t, natural, w, fk, dup)
         low[s] = qualify(low_mask(natural, w), threshold)
     return finish(rules, policies, n, dealer, active, naturals, up_mask, high, low, high_natural,
-                  ante * n, trace, n_events, payout, high_share, low_share, declared)
+                  paid, trace, n_events, payout, high_share, low_share, declared)
 
 
 @njit(cache=True)
 def play_seeded(t, rules, policies, n, dealer, seed, deal, stacked, trace,
-                payout, high_share, low_share, declared, high, low, hole, up):
+                payout, high_share, low_share, declared, high, low, paid, hole, up):
     """One deal on the stream ``(seed, deal)``, or on ``stacked`` when non-empty."""
     deck = np.empty(52, np.uint8)
     dstate = np.zeros(3, np.int64)
     stream = np.zeros(2, np.uint64)
     deal_deck(deck, dstate, stream, seed, deal, stacked)
     return play(t, rules, policies, n, dealer, deck, dstate, stream, hole[:, 0], up, trace,
-                payout, high_share, low_share, declared, high, low)
+                payout, high_share, low_share, declared, high, low, paid)
 
 
 @njit(cache=True, parallel=True)
 def play_batch(t, rules, policies, n, seed, first, count, rotate_dealer,
-               payout, high_share, low_share, declared, high, low, carry):
+               payout, high_share, low_share, declared, high, low, paid, carry):
     """Deals ``first .. first + count - 1`` in parallel; results by deal row."""
     no_trace = np.zeros((0, TRACE_WIDTH), np.int64)
     no_stack = np.zeros(0, np.uint8)
@@ -207,4 +208,4 @@ def play_batch(t, rules, policies, n, seed, first, count, rotate_dealer,
         up = np.empty((n, UP), np.uint8)
         carry[i], _ = play_seeded(t, rules, policies, n, dealer, seed, deal, no_stack, no_trace,
                                   payout[i], high_share[i], low_share[i], declared[i], high[i], low[i],
-                                  hole, up)
+                                  paid[i], hole, up)

@@ -50,11 +50,12 @@ UP = 4
 
 @njit(cache=True)
 def play(t, rules, policies, n, dealer, deck, dstate, stream, hole, up, trace,
-         payout, high_share, low_share, declared, high, low):
+         payout, high_share, low_share, declared, high, low, paid):
     """Play one deal from a filled deck (random or stacked). Returns
     ``(carry, n_events)``; per-seat results are written into the output arrays."""
     n_events = 0
     ante = rules[R_ANTE]
+    paid[:] = ante
     max_rej = int(rules[R_MAX_REJECTIONS])
     fresh_rule = int(rules[R_LAST_PLAYER_RULE]) == LAST_PLAYER_FRESH_CARD
     hole_mask = np.zeros(n, np.uint64)
@@ -174,24 +175,24 @@ def play(t, rules, policies, n, dealer, deck, dstate, stream, hole, up, trace,
         low[s] = qualify(low_hashed(t, codes, 7), threshold)
         naturals[s] = hole_mask[s] | up_mask[s]
     return finish(rules, policies, n, dealer, active, naturals, up_mask, high, low, high_natural,
-                  ante * n, trace, n_events, payout, high_share, low_share, declared)
+                  paid, trace, n_events, payout, high_share, low_share, declared)
 
 
 @njit(cache=True)
 def play_seeded(t, rules, policies, n, dealer, seed, deal, stacked, trace,
-                payout, high_share, low_share, declared, high, low, hole, up):
+                payout, high_share, low_share, declared, high, low, paid, hole, up):
     """One deal on the stream ``(seed, deal)``, or on ``stacked`` when it is non-empty."""
     deck = np.empty(52, np.uint8)
     dstate = np.zeros(3, np.int64)
     stream = np.zeros(2, np.uint64)
     deal_deck(deck, dstate, stream, seed, deal, stacked)
     return play(t, rules, policies, n, dealer, deck, dstate, stream, hole, up, trace,
-                payout, high_share, low_share, declared, high, low)
+                payout, high_share, low_share, declared, high, low, paid)
 
 
 @njit(cache=True, parallel=True)
 def play_batch(t, rules, policies, n, seed, first, count, rotate_dealer,
-               payout, high_share, low_share, declared, high, low, carry):
+               payout, high_share, low_share, declared, high, low, paid, carry):
     """Deals ``first .. first + count - 1``; results by deal row. The dealer is
     ``deal % n`` when ``rotate_dealer`` else seat ``n - 1``."""
     no_trace = np.zeros((0, TRACE_WIDTH), np.int64)
@@ -203,4 +204,4 @@ def play_batch(t, rules, policies, n, seed, first, count, rotate_dealer,
         up = np.empty((n, UP), np.uint8)
         carry[i], _ = play_seeded(t, rules, policies, n, dealer, seed, deal, no_stack, no_trace,
                                   payout[i], high_share[i], low_share[i], declared[i], high[i], low[i],
-                                  hole, up)
+                                  paid[i], hole, up)
