@@ -160,8 +160,7 @@ def simulate(variant, players=None, policies=None, rules=None, deals=100_000, se
     """
     v = get_variant(variant)
     n = v.default_players if players is None else int(players)
-    if not v.min_players <= n <= v.max_players:
-        raise WantitError(f"{v.name} takes {v.min_players} to {v.max_players} players, not {n}")
+    v.check_table(n, rules)
     deals = int(deals)
     if deals < 1:
         raise WantitError("deals must be at least 1")

@@ -53,8 +53,7 @@ def play_deal(variant, players=None, seed=0, deal=0, rules=None, policies=None, 
     of the random stream (a string or codes; the deck must hold enough cards)."""
     v = get_variant(variant)
     n = v.default_players if players is None else int(players)
-    if not v.min_players <= n <= v.max_players:
-        raise WantitError(f"{v.name} takes {v.min_players} to {v.max_players} players, not {n}")
+    v.check_table(n, rules)
     if deal < 0 or seed < 0:
         raise WantitError("seed and deal must be non-negative")
     rules_vec = v.rules_vector(rules)
@@ -118,6 +117,18 @@ def narrate(d: Deal) -> str:
             lines.append(f"    the stock is empty: seat {seat} must take {_card(card)} from the table")
         elif kind == C.EV_RESHUFFLE:
             lines.append(f"  the dead cards are shuffled into a new stock of {a}")
+        elif kind == C.EV_PASS_PHASE:
+            lines.append(f"Pass {a}: {b} card{'s' if b != 1 else ''} each, chosen before anyone sees theirs")
+        elif kind == C.EV_PASS_SKIPPED:
+            lines.append(f"Pass {a} is skipped: it would come back to the passer")
+        elif kind == C.EV_PASS:
+            lines.append(f"    seat {seat} passes {_card(card)} to seat {a}")
+        elif kind == C.EV_DISCARD:
+            lines.append(f"    seat {seat} discards {_card(card)}")
+        elif kind == C.EV_ROLL:
+            if a == 1 and seat == _first_roller(d):
+                lines.append("Rolling the stacks")
+            lines.append(f"    seat {seat} turns up {_card(card)} (card {a} of the stack)")
         elif kind == C.EV_DECLARE:
             if seat == _first_declarer(d):
                 lines.append("Declarations")
@@ -141,3 +152,7 @@ def _first_declarer(d):
 
 def _first_hand(d):
     return next((e[1] for e in d.events if e[0] == C.EV_HAND), None)
+
+
+def _first_roller(d):
+    return next((e[1] for e in d.events if e[0] == C.EV_ROLL), None)

@@ -15,7 +15,8 @@ from kernels import policies as P
 from kernels import ranking as R
 from kernels import showdown as S
 from kernels.games import common as C
-from kernels.games import do_ya, selection_rejection
+from kernels import pass_policies as PP
+from kernels.games import anaconda, do_ya, selection_rejection
 
 from .errors import WantitError
 from .evaluate import low_threshold
@@ -34,6 +35,10 @@ class Option:
     choices: dict | None = None
     bounds: tuple | None = None
     boolean: bool = False
+    # For options that fill several rules slots: writer(value, vector) validates the
+    # value and writes it from ``index`` on; ``allowed_text`` describes the values.
+    writer: Any = None
+    allowed_text: str = ""
 
     def encode(self, value) -> float:
         if self.choices is not None:
@@ -59,6 +64,8 @@ class Option:
         return float(number)
 
     def allowed(self) -> str:
+        if self.allowed_text:
+            return self.allowed_text
         if self.choices is not None:
             return " | ".join(str(c) for c in self.choices)
         if self.boolean:
@@ -96,6 +103,8 @@ class Variant:
     hole_width: int
     up_width: int
     aliases: tuple = field(default_factory=tuple)
+    # check(players, rules dict) raises WantitError for combinations the rules forbid.
+    check: Any = None
 
     def option(self, name):
         for o in self.options:
@@ -114,15 +123,29 @@ class Variant:
     def default_rules(self) -> dict:
         return {o.name: o.default for o in self.options}
 
-    def rules_vector(self, rules=None) -> np.ndarray:
-        """Validated kernel rules vector from ``{name: value}`` overrides."""
+    def chosen_rules(self, rules=None) -> dict:
+        """Every option's value: the defaults with ``rules`` applied (names checked)."""
         chosen = self.default_rules()
         for name, value in (rules or {}).items():
             self.option(name)
             chosen[name] = value
+        return chosen
+
+    def check_table(self, players, rules=None):
+        """Raise ``WantitError`` unless ``players`` can play under ``rules``."""
+        if not self.min_players <= players <= self.max_players:
+            raise WantitError(f"{self.name} takes {self.min_players} to {self.max_players} players, not {players}")
+        if self.check is not None:
+            self.check(players, self.chosen_rules(rules))
+
+    def rules_vector(self, rules=None) -> np.ndarray:
+        """Validated kernel rules vector from ``{name: value}`` overrides."""
+        chosen = self.chosen_rules(rules)
         vec = np.zeros(self.n_rules, dtype=np.float64)
         for o in self.options:
-            if o.name == "low_qualifier":
+            if o.writer is not None:
+                o.writer(chosen[o.name], vec)
+            elif o.name == "low_qualifier":
                 q = chosen[o.name]
                 q = None if q in (None, "none", "None", 0, "0") else q
                 vec[o.index] = low_threshold(q)
@@ -164,7 +187,7 @@ class Variant:
 
     def policy_vector(self, spec=None) -> np.ndarray:
         values = self.policy_values(spec)
-        vec = np.zeros(len(self.params), dtype=np.float64)
+        vec = np.zeros(max(p.index for p in self.params) + 1, dtype=np.float64)
         for p in self.params:
             vec[p.index] = values[p.name]
         return vec
@@ -287,7 +310,112 @@ DO_YA = Variant(
     aliases=("doya", "do-ya"),
 )
 
-VARIANTS = {v.name: v for v in (SELECTION_REJECTION, DO_YA)}
+PASS_SCHEDULES = {
+    "3-2-1-left": ((3, 1), (2, 1), (1, 1)),
+    "3-2-1-spread": ((3, 1), (2, 2), (1, 3)),
+    "left-right-left": ((3, 1), (2, -1), (1, 1)),
+    "one-pass": ((3, 1),),
+}
+
+
+def parse_pass_schedule(value):
+    """A schedule by name (``PASS_SCHEDULES``) or as ``cards:offset,...`` with the
+    offset in seats to the left (negative: to the right), e.g. ``3:1,2:-1,1:1``."""
+    if isinstance(value, (list, tuple)):
+        phases = [tuple(int(x) for x in p) for p in value]
+    elif str(value).lower() in PASS_SCHEDULES:
+        phases = list(PASS_SCHEDULES[str(value).lower()])
+    else:
+        phases = []
+        for item in filter(None, (x.strip() for x in str(value).split(","))):
+            cards, colon, offset = item.partition(":")
+            try:
+                phases.append((int(cards), int(offset) if colon else 1))
+            except ValueError:
+                raise WantitError(
+                    f"pass_schedule {value!r}: write phases as cards:offset (e.g. 3:1,2:-1,1:1) "
+                    f"or name one of {', '.join(PASS_SCHEDULES)}"
+                ) from None
+    if not 1 <= len(phases) <= anaconda.MAX_PASSES:
+        raise WantitError(f"pass_schedule needs 1 to {anaconda.MAX_PASSES} phases, got {len(phases)}")
+    for cards, offset in phases:
+        if not 1 <= cards <= 5:
+            raise WantitError(f"pass_schedule: a packet holds 1 to 5 cards, not {cards}")
+        if offset == 0:
+            raise WantitError("pass_schedule: an offset of 0 would pass to oneself")
+    return phases
+
+
+def _write_pass_schedule(value, vec):
+    phases = parse_pass_schedule(value)
+    vec[anaconda.R_N_PASSES] = len(phases)
+    for i, (cards, offset) in enumerate(phases):
+        vec[anaconda.R_PASSES + 2 * i] = cards
+        vec[anaconda.R_PASSES + 2 * i + 1] = offset
+
+
+def _check_anaconda(players, rules):
+    hand_size = int(rules["hand_size"])
+    if players * hand_size > 52:
+        raise WantitError(f"{players} players with {hand_size} cards each need {players * hand_size} cards; "
+                          f"the deck has 52 (at most {52 // hand_size} players)")
+    for cards, _ in parse_pass_schedule(rules["pass_schedule"]):
+        if cards >= hand_size:
+            raise WantitError(f"pass_schedule passes {cards} cards from a hand of {hand_size}")
+
+
+ANACONDA_PARAMS = tuple(p for p in OFFER_PARAMS if p.name not in ("take_threshold", "deny_weight", "pool_threshold")) + (
+    Param("spite_weight", PP.SPITE_WEIGHT, 0.3, 0, 5,
+          "avoid passing a card the recipient seems to collect (judged from what they, or else my "
+          "right neighbour, passed me)"),
+    Param("hide_rule", PP.HIDE_RULE, 0, 0, 1, "the face-down fifth card: 0 my strongest card, 1 my weakest"),
+    Param("random_pass", PP.RANDOM_PASS, 0, 0, 1, "1: pass uniformly random cards (a baseline)"),
+)
+
+ANACONDA = Variant(
+    name="anaconda",
+    title="Anaconda (Pass the Trash)",
+    clause="RULES.md §2",
+    min_players=3,
+    max_players=anaconda.MAX_PLAYERS,
+    default_players=5,
+    options=tuple(_showdown_options("declare", {**HILO_SPLITS, "high_and_right_neighbour":
+                                                S.SPLIT_HIGH_AND_RIGHT_NEIGHBOUR}, extra_natural=True) + [
+        Option("pass_schedule", anaconda.R_N_PASSES, "3-2-1-left",
+               "the passes: a name or cards:offset,... (offset seats to the left, negative right)", "AN-A2",
+               writer=_write_pass_schedule,
+               allowed_text=" | ".join(PASS_SCHEDULES) + " | e.g. 3:1,2:-1,1:1"),
+        Option("pass_to_self_rule", anaconda.R_PASS_TO_SELF, "wrap",
+               "an offset reaching back to the passer wraps past them, or skips the phase", "AN-A3",
+               choices={"wrap": anaconda.PASS_WRAP, "skip": anaconda.PASS_SKIP}),
+        Option("hand_size", anaconda.R_HAND_SIZE, 7, "cards dealt (7 discard two, 6 discard one)", "AN-A7",
+               bounds=(6, 7)),
+        Option("wild", anaconda.R_WILD, "none", "Howdy Doody: 3s wild for high, kings wild for low", "§2.5",
+               choices={"none": anaconda.WILD_NONE, "howdy_doody": anaconda.WILD_HOWDY_DOODY}),
+        Option("five_kind_position", anaconda.R_FIVE_KIND, "above_straight_flush",
+               "where five of a kind ranks (Howdy Doody)", "§0.4.2",
+               choices={"above_straight_flush": R.FK_ABOVE_STRAIGHT_FLUSH,
+                        "below_straight_flush": R.FK_BELOW_STRAIGHT_FLUSH,
+                        "above_sf_below_natural_royal": R.FK_ABOVE_SF_BELOW_NATURAL_ROYAL}),
+    ]),
+    params=ANACONDA_PARAMS,
+    presets={
+        "heuristic": {},
+        "high": {"aim": 0, "declare_low_top": 0},
+        "low": {"aim": 1, "declare_low_top": 14},
+        "random_pass_best_high": {"random_pass": 1, "aim": 0, "declare_low_top": 0},
+    },
+    default_policy="heuristic",
+    n_rules=anaconda.N_RULES,
+    play_batch=anaconda.play_batch,
+    play_seeded=anaconda.play_seeded,
+    hole_width=1,
+    up_width=4,
+    aliases=("pass_the_trash", "3-2-1", "howdy_doody"),
+    check=_check_anaconda,
+)
+
+VARIANTS = {v.name: v for v in (SELECTION_REJECTION, DO_YA, ANACONDA)}
 
 
 def get_variant(name) -> Variant:

@@ -17,6 +17,10 @@ CASES = {
     "selection_rejection_fresh_card_seed12": dict(variant="selection_rejection", players=7, seed=12, deal=3,
                                                   rules={"last_player_rule": "fresh_card", "chip_mode": "integer"}),
     "do_ya_seed3": dict(variant="do_ya", players=4, seed=3, deal=0),
+    "anaconda_seed2": dict(variant="anaconda", players=5, seed=2, deal=0),
+    "anaconda_howdy_doody_left_right_left_seed4": dict(
+        variant="anaconda", players=4, seed=4, deal=2,
+        rules={"wild": "howdy_doody", "pass_schedule": "left-right-left", "split_mode": "high_and_right_neighbour"}),
     "do_ya_hilo_seed5": dict(variant="do_ya", players=6, seed=5, deal=1,
                              rules={"split_mode": "declare", "wild_mode": "rank"}),
 }

@@ -43,6 +43,12 @@ EV_PAYOUT = 15  # seat, a = payout in 1/1680 antes, b = net in 1/1680 antes
 EV_CARRY = 16  # a = pot carried over in 1/1680 antes
 EV_FORCED_NO_STOCK = 17  # seat must take a pool card: the stock is empty
 EV_EXHAUSTED = 18  # no card left anywhere (only a short stacked deck): the deal is void
+# Anaconda (40-49).
+EV_PASS_PHASE = 40  # a = phase number, b = cards per packet (seat = -1)
+EV_PASS = 41  # seat passes card to seat a
+EV_DISCARD = 42  # seat discards card face down
+EV_ROLL = 43  # seat turns up card, a = stack position 1..5
+EV_PASS_SKIPPED = 44  # a = phase number: the offset points back to the passer (AN-A3 "skip")
 EXHAUSTED = -1.0  # the carry a kernel returns for a void deal
 TRACE_WIDTH = 5
 UNITS = 1680  # every share of an integer pot among up to 8 winners of a half is a multiple of 1/1680

@@ -1,0 +1,216 @@
+"""Policies of the passing game (Anaconda): what to pass, what to keep, which card
+to hide. Declarations use ``kernels.policies.declare``.
+
+The vector shares the offer games' indices for the parameters both use (aim,
+low_max, adaptive count, draw weight, declarations) and adds its own after them.
+A pass choice sees only the passer's own hand and the history of what it passed
+and received, never what it is about to receive.
+"""
+
+import numpy as np
+from numba import njit
+
+from .evaluate import high_mask, low_mask
+from .policies import (
+    AIM,
+    AIM_ADAPTIVE,
+    AIM_HIGH,
+    AIM_LOW,
+    ADAPTIVE_LOW_COUNT,
+    DRAW_WEIGHT,
+    LOW_MAX,
+    N_OFFER_PARAMS,
+    high_value,
+    low_card_count,
+    low_value,
+)
+from .ranking import CAT_SHIFT, LOW_NO_PAIR, low_bit
+from .rng import below
+
+SPITE_WEIGHT = N_OFFER_PARAMS  # penalty for passing a card the recipient seems to collect
+HIDE_RULE = N_OFFER_PARAMS + 1  # 0 hide my strongest card, 1 hide my weakest
+RANDOM_PASS = N_OFFER_PARAMS + 2  # 1: pass uniformly random cards (a baseline)
+N_PASS_PARAMS = N_OFFER_PARAMS + 3
+
+THREES = np.uint64(0x0002_0002_0002_0002)  # every 3 (rank 1), suit-major mask
+KINGS = np.uint64(0x0800_0800_0800_0800)  # every K (rank 11)
+
+
+@njit(cache=True, inline="always")
+def _count(m):
+    n = 0
+    while m:
+        m &= m - np.uint64(1)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def split_high(cards, howdy):
+    """(natural mask, wild count) for high: threes are wild in Howdy Doody."""
+    if howdy:
+        return cards & ~THREES, _count(cards & THREES)
+    return cards, 0
+
+
+@njit(cache=True)
+def split_low(cards, howdy):
+    """(natural mask, wild count) for low: kings are wild in Howdy Doody."""
+    if howdy:
+        return cards & ~KINGS, _count(cards & KINGS)
+    return cards, 0
+
+
+@njit(cache=True)
+def aim_value(t, policy, cards, aim, howdy):
+    """My estimate of a set of cards for an aim (the best five of them)."""
+    if aim == AIM_LOW:
+        nat, w = split_low(cards, howdy)
+        return low_value(nat, w, int(policy[LOW_MAX]))
+    nat, w = split_high(cards, howdy)
+    return high_value(t, nat, w, policy[DRAW_WEIGHT])
+
+
+@njit(cache=True)
+def pass_aim(policy, cards):
+    aim = int(policy[AIM])
+    if aim == AIM_ADAPTIVE:
+        if low_card_count(cards, int(policy[LOW_MAX])) >= policy[ADAPTIVE_LOW_COUNT]:
+            return AIM_LOW
+        return AIM_HIGH
+    return aim
+
+
+@njit(cache=True, inline="always")
+def _rank_and_value(b):
+    """Rank (0..12) and low value (ace 1) of the card of a single mask bit."""
+    rank = low_bit(b) & 15
+    return rank, (1 if rank == 12 else rank + 2)
+
+
+@njit(cache=True)
+def collects_low(cards, low_max):
+    """Whether cards someone gave away suggest they collect low: they gave away
+    more high cards (above ``low_max``) than low ones."""
+    lows = 0
+    highs = 0
+    m = cards
+    while m:
+        b = m & (~m + np.uint64(1))
+        m ^= b
+        if _rank_and_value(b)[1] <= low_max:
+            lows += 1
+        else:
+            highs += 1
+    return highs > lows
+
+
+@njit(cache=True)
+def choose_pass(t, policy, hand, count, evidence, stream, howdy):
+    """The ``count`` cards to pass from ``hand`` (a mask), as a mask.
+
+    Greedy: repeatedly give away the card whose loss hurts my aim least, plus
+    ``SPITE_WEIGHT`` if the recipient seems to collect it. ``evidence`` is the
+    mask of cards that tell me what the recipient collects: what the recipient
+    passed me, or else what my right neighbour passed me (``0`` when nothing has
+    been passed yet). ``RANDOM_PASS`` passes uniformly random cards instead.
+    """
+    if policy[RANDOM_PASS] > 0:
+        chosen = np.uint64(0)
+        left = hand
+        for _ in range(count):
+            m = left
+            for _ in range(below(stream, _count(left))):
+                m &= m - np.uint64(1)
+            b = m & (~m + np.uint64(1))
+            chosen |= b
+            left ^= b
+        return chosen
+    aim = pass_aim(policy, hand)
+    low_max = int(policy[LOW_MAX])
+    spite = policy[SPITE_WEIGHT]
+    they_go_low = collects_low(evidence, low_max) if evidence else False
+    chosen = np.uint64(0)
+    for _ in range(count):
+        best = np.uint64(0)
+        best_score = -1e300
+        m = hand & ~chosen
+        while m:
+            b = m & (~m + np.uint64(1))
+            m ^= b
+            score = aim_value(t, policy, hand & ~chosen & ~b, aim, howdy)
+            if spite != 0.0 and evidence:
+                rank, v = _rank_and_value(b)
+                if (v <= low_max) if they_go_low else (rank >= 8):
+                    score -= spite
+            if score > best_score:
+                best_score = score
+                best = b
+        chosen |= best
+    return chosen
+
+
+@njit(cache=True)
+def choose_keep(t, policy, hand, hand_size, howdy, fk):
+    """The five cards to keep (a mask) and the one to hide (a card bit).
+
+    Keeps the best five for my aim (adaptive: low when the best low is unpaired and
+    no higher than ``LOW_MAX``), ties broken by the other side; hides my strongest
+    card (``HIDE_RULE`` 0) or my weakest (1), judged by what the other four show.
+    """
+    bits = np.empty(hand_size, np.uint64)
+    n = 0
+    m = hand
+    while m and n < hand_size:
+        b = m & (~m + np.uint64(1))
+        bits[n] = b
+        n += 1
+        m ^= b
+    # Every way to discard hand_size - 5 cards (one or two).
+    discards = np.empty(n * n, np.uint64)
+    n_discards = 0
+    for i in range(n):
+        if hand_size - 5 == 1:
+            discards[n_discards] = bits[i]
+            n_discards += 1
+        else:
+            for j in range(i + 1, n):
+                discards[n_discards] = bits[i] | bits[j]
+                n_discards += 1
+    best_high_mask = best_low_mask = np.uint64(0)
+    bh_high = bh_low = bl_low = bl_high = -1
+    for d in range(n_discards):
+        five = hand & ~discards[d]
+        hn, hw = split_high(five, howdy)
+        h = high_mask(t, hn, hw, fk, False)
+        ln, lw = split_low(five, howdy)
+        lo = low_mask(ln, lw)
+        if h > bh_high or (h == bh_high and lo > bh_low):
+            bh_high, bh_low, best_high_mask = h, lo, five
+        if lo > bl_low or (lo == bl_low and h > bl_high):
+            bl_low, bl_high, best_low_mask = lo, h, five
+    aim = int(policy[AIM])
+    if aim == AIM_ADAPTIVE:
+        top = 14 - ((bl_low >> 16) & 0xF) if bl_low > 0 and bl_low >> CAT_SHIFT == LOW_NO_PAIR else 99
+        aim = AIM_LOW if top <= policy[LOW_MAX] else AIM_HIGH
+    keep = best_low_mask if aim == AIM_LOW else best_high_mask
+    hide = np.uint64(0)
+    hide_score = 1e300
+    hide_weakest = policy[HIDE_RULE] > 0
+    m = keep
+    while m:
+        b = m & (~m + np.uint64(1))
+        m ^= b
+        shown = aim_value(t, policy, keep & ~b, aim, howdy)
+        score = -shown if hide_weakest else shown  # hiding my strongest leaves the weakest show
+        if score < hide_score:
+            hide_score = score
+            hide = b
+    return keep, hide
+
+
+@njit(cache=True)
+def bit_to_code(b):
+    """Card code of a single suit-major mask bit."""
+    bit = low_bit(b)
+    return 4 * (bit & 15) + (bit >> 4)
