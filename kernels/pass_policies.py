@@ -10,7 +10,7 @@ and received, never what it is about to receive.
 import numpy as np
 from numba import njit
 
-from .evaluate import high_mask, low_mask
+from .evaluate import flush_suit, high_mask, low_mask, rank_slot
 from .policies import (
     AIM,
     AIM_ADAPTIVE,
@@ -20,12 +20,15 @@ from .policies import (
     DRAW_WEIGHT,
     LOW_MAX,
     N_OFFER_PARAMS,
+    draw_bonus,
     high_value,
     low_card_count,
     low_value,
+    strength_value,
 )
 from .ranking import CAT_SHIFT, LOW_NO_PAIR, low_bit
 from .rng import below
+from .tables import FLUSH_CHECK, INITIAL_KEY
 
 SPITE_WEIGHT = N_OFFER_PARAMS  # penalty for passing a card the recipient seems to collect
 HIDE_RULE = N_OFFER_PARAMS + 1  # 0 hide my strongest card, 1 hide my weakest
@@ -62,12 +65,36 @@ def split_low(cards, howdy):
 
 
 @njit(cache=True)
+def mask_key(t, cards):
+    """The full hash key (rank part and suit counters) of up to seven cards."""
+    key = INITIAL_KEY
+    m = cards
+    while m:
+        key += t.card_keys[bit_to_code(m & (~m + np.uint64(1)))]
+        m &= m - np.uint64(1)
+    return key
+
+
+@njit(cache=True)
+def plain_high(t, key, cards):
+    """High strength of up to seven natural cards from their key (incremental:
+    a key minus one card's key is the key of the hand without it)."""
+    value = np.int64(t.high[rank_slot(t, key)])
+    if key & FLUSH_CHECK:
+        suit = flush_suit(key)
+        value = np.int64(t.flush[(cards >> np.uint64(16 * suit)) & np.uint64(0x1FFF)])
+    return value
+
+
+@njit(cache=True)
 def aim_value(t, policy, cards, aim, howdy):
     """My estimate of a set of cards for an aim (the best five of them)."""
     if aim == AIM_LOW:
         nat, w = split_low(cards, howdy)
         return low_value(nat, w, int(policy[LOW_MAX]))
     nat, w = split_high(cards, howdy)
+    if w == 0:
+        return strength_value(plain_high(t, mask_key(t, nat), nat)) + policy[DRAW_WEIGHT] * draw_bonus(nat, 0)
     return high_value(t, nat, w, policy[DRAW_WEIGHT])
 
 
@@ -179,12 +206,22 @@ def choose_keep(t, policy, hand, hand_size, howdy, fk):
                 n_discards += 1
     best_high_mask = best_low_mask = np.uint64(0)
     bh_high = bh_low = bl_low = bl_high = -1
+    full_key = mask_key(t, hand)
     for d in range(n_discards):
         five = hand & ~discards[d]
-        hn, hw = split_high(five, howdy)
-        h = high_mask(t, hn, hw, fk, False)
-        ln, lw = split_low(five, howdy)
-        lo = low_mask(ln, lw)
+        if howdy:
+            hn, hw = split_high(five, howdy)
+            h = high_mask(t, hn, hw, fk, False)
+            ln, lw = split_low(five, howdy)
+            lo = low_mask(ln, lw)
+        else:
+            key = full_key
+            m = discards[d]
+            while m:
+                key -= t.card_keys[bit_to_code(m & (~m + np.uint64(1)))]
+                m &= m - np.uint64(1)
+            h = plain_high(t, key, five)
+            lo = np.int64(t.low[rank_slot(t, key)])
         if h > bh_high or (h == bh_high and lo > bh_low):
             bh_high, bh_low, best_high_mask = h, lo, five
         if lo > bl_low or (lo == bl_low and h > bl_high):
