@@ -1,6 +1,5 @@
 """Every notebook in notebooks/ runs top to bottom at a small size."""
 
-import os
 import runpy
 from pathlib import Path
 
