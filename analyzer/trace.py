@@ -14,12 +14,18 @@ from kernels.games import common as C
 
 from .cards import format_cards, parse_cards
 from .errors import WantitError
-from .evaluate import _tables, describe_high, describe_low
+from .evaluate import _PLURALS, _tables, describe_high, describe_low
 from .simulate import seat_policies
 from .variants import get_variant
 
 MAX_EVENTS = 4096
 DECLARATIONS = {0: "HIGH", 1: "LOW", 2: "BOTH"}
+# Train Wreck.
+_ORDINALS = {3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}
+_TW_ACTIONS = {1: "an extra card", 2: "a discard from an opponent", 3: "a steal from an opponent"}
+_TW_SOURCES = {0: "table card", 1: "face-up card", 2: "hole card (taken blind)"}
+_TW_SKIPS = {0: "no opponent has a card it may take", 1: "the player declines", 2: "no room for more cards"}
+_TW_LOST = {0: "table card for this street", 1: "7th-street card", 2: "extra card"}
 
 
 @dataclass
@@ -143,6 +149,35 @@ def narrate(d: Deal) -> str:
                 lines.append(f"  seat {seat} wins {a / C.UNITS:g} (net {b / C.UNITS:+g})")
         elif kind == C.EV_CARRY:
             lines.append(f"  nobody qualifies: {a / C.UNITS:g} is carried over to the next deal")
+        elif kind == C.EV_STREET:
+            fee = f": refusing the offered card costs {b}" if 4 <= a <= 6 else ""
+            lines.append(f"{_ORDINALS.get(a, str(a))} street{fee}")
+        elif kind == C.EV_PAY_FEE:
+            lines.append(f"    seat {seat} pays {a} into the pot to refuse {_card(card)} and is dealt the next card")
+        elif kind == C.EV_ACCEPT:
+            why = " (paying is not allowed: no card could replace it)" if a else ""
+            lines.append(f"    seat {seat} accepts {_card(card)}{why}")
+        elif kind == C.EV_BURY:
+            lines.append(f"  {_card(card)}, refused by seat {seat}, the last to act, is buried: out of this deal")
+        elif kind == C.EV_SPECIAL:
+            lines.append(f"    seat {seat} pairs {_PLURALS[b]} on its table cards with {_card(card)}: "
+                         f"{_TW_ACTIONS.get(a, a)} due")
+        elif kind == C.EV_EXTRA_CARD:
+            lines.append(f"  seat {seat} acts on its pair of {_PLURALS[a]}: an extra card face up")
+        elif kind == C.EV_TW_DISCARD:
+            lines.append(f"  seat {seat} acts on its pair of {_PLURALS[b >> 2]}: "
+                         f"seat {a}'s {_TW_SOURCES.get(b & 3, '')} {_card(card)} is discarded face up")
+        elif kind == C.EV_STEAL:
+            lines.append(f"  seat {seat} acts on its pair of {_PLURALS[b >> 2]}: "
+                         f"it steals seat {a}'s {_TW_SOURCES.get(b & 3, '')} {_card(card)}")
+        elif kind == C.EV_SPECIAL_SKIP:
+            lines.append(f"  seat {seat}'s pair of {_PLURALS[b >> 2]} does nothing: {_TW_SKIPS.get(b & 3, '')}")
+        elif kind == C.EV_COMMUNITY:
+            lines.append(f"  too few cards for everyone's 7th-street card: {_card(card)} is a community card "
+                         f"for every player")
+        elif kind == C.EV_NO_CARD:
+            who = f"seat {seat}'s" if seat >= 0 else "the"
+            lines.append(f"  no card is left to deal: {who} {_TW_LOST.get(a, 'card')} is lost")
     return "\n".join(lines)
 
 

@@ -16,7 +16,7 @@ from kernels import ranking as R
 from kernels import showdown as S
 from kernels.games import common as C
 from kernels import pass_policies as PP
-from kernels.games import anaconda, do_ya, selection_rejection
+from kernels.games import anaconda, do_ya, selection_rejection, train_wreck
 
 from .errors import WantitError
 from .evaluate import low_threshold
@@ -415,7 +415,144 @@ ANACONDA = Variant(
     check=_check_anaconda,
 )
 
-VARIANTS = {v.name: v for v in (SELECTION_REJECTION, DO_YA, ANACONDA)}
+TW_ACTIONS = {"none": train_wreck.ACTION_NONE, "extra_card": train_wreck.ACTION_EXTRA_CARD,
+              "discard_opp": train_wreck.ACTION_DISCARD, "steal_opp": train_wreck.ACTION_STEAL}
+TW_DEFAULT_SPECIAL_PAIRS = "2=extra_card,3=discard_opp,4=discard_opp,5=steal_opp"
+
+
+def parse_fee_multipliers(value):
+    """Three whole non-negative multipliers of ``fee_unit`` for streets 4, 5, 6:
+    ``"1,2,4"`` or a sequence."""
+    items = str(value).split(",") if isinstance(value, str) else list(value)
+    texts = [str(x).strip() for x in items]
+    if len(texts) != 3 or not all(x.isdigit() and int(x) <= 1000 for x in texts):
+        raise WantitError(f"fee_multipliers={value!r}: give three whole numbers 0..1000 for streets 4, 5 "
+                          f"and 6, e.g. 1,2,4")
+    return [int(x) for x in texts]
+
+
+def _write_fee_multipliers(value, vec):
+    for i, x in enumerate(parse_fee_multipliers(value)):
+        vec[train_wreck.R_FEE_MULTIPLIERS + i] = x
+
+
+def parse_special_pairs(value):
+    """``{rank index 0..12: action code}`` from ``"2=extra_card,3=discard_opp,..."``
+    (ranks 2-9, T or 10, J, Q, K, A; actions ``TW_ACTIONS``), a dict, or ``"none"``."""
+    from .cards import parse_ranks
+
+    if isinstance(value, dict):
+        items = [(str(k), str(v)) for k, v in value.items()]
+    elif str(value).strip().lower() in ("none", ""):
+        items = []
+    else:
+        items = []
+        for item in filter(None, (x.strip() for x in str(value).split(","))):
+            rank, eq, action = item.partition("=")
+            if not eq:
+                raise WantitError(f"special_pairs item {item!r} should look like rank=action, e.g. 5=steal_opp")
+            items.append((rank.strip(), action.strip()))
+    table = {}
+    for rank, action in items:
+        try:
+            ranks = parse_ranks(rank)
+        except WantitError:
+            ranks = []
+        if len(ranks) != 1:
+            raise WantitError(f"special_pairs: {rank!r} is not one rank (2-9, T, J, Q, K, A)")
+        if action.lower() not in TW_ACTIONS:
+            raise WantitError(f"special_pairs: action {action!r} is not one of {', '.join(TW_ACTIONS)}")
+        if ranks[0] in table:
+            raise WantitError(f"special_pairs: rank {rank} is given twice")
+        table[ranks[0]] = TW_ACTIONS[action.lower()]
+    return table
+
+
+def _write_special_pairs(value, vec):
+    table = parse_special_pairs(value)
+    for r in range(13):
+        vec[train_wreck.R_SPECIAL_PAIRS + r] = table.get(r, train_wreck.ACTION_NONE)
+
+
+TRAIN_WRECK_PARAMS = (
+    Param("pay_threshold", P.TW_PAY_THRESHOLD, 0.0, -1e6, 1e6,
+          "pay to refuse the offered card when a fresh card's mean gain minus the offered card's gain "
+          "(1 = a category) reaches this plus fee_weight x fee"),
+    Param("fee_weight", P.TW_FEE_WEIGHT, 0.25, 0, 10, "cost of each chip of fee, in hand-estimate units"),
+    Param("deny_weight", P.TW_DENY_WEIGHT, 0.5, 0, 5,
+          "weight of how much more a paid-away card would give the next player (who is offered it) "
+          "than a fresh card"),
+    Param("draw_weight", P.TW_DRAW_WEIGHT, 1.0, 0, 5, "weight of flush and straight draws in the hand estimate"),
+    Param("steal_aim", P.TW_STEAL_AIM, 1.0, 0, 1,
+          "5s: 0 take the card that most hurts the best hand showing, 1 the card that most improves "
+          "my hand, between: a mix (3s/4s discards always hurt the best hand showing)"),
+    Param("act_threshold", P.TW_ACT_THRESHOLD, -1e6, -1e6, 1e6,
+          "with actions_optional: carry out an action when its estimated value reaches this"),
+)
+
+TRAIN_WRECK = Variant(
+    name="train_wreck",
+    title="Train Wreck (stud with buyable table cards and special pairs)",
+    clause="RULES.md §4",
+    min_players=2,
+    max_players=train_wreck.MAX_PLAYERS,
+    default_players=5,
+    options=tuple([o for o in _showdown_options("high_only", {"high_only": S.SPLIT_HIGH_ONLY})
+                   if o.name in ("split_mode", "chip_mode", "odd_chip", "ante")] + [
+        Option("fee_unit", train_wreck.R_FEE_UNIT, 4, "fee unit in chips (the maximum bet: big_bet = 4)",
+               "§4.2, TW-A1", bounds=(0, 1000)),
+        Option("fee_multipliers", train_wreck.R_FEE_MULTIPLIERS, "1,2,4",
+               "fee_unit multiples to refuse the offered card on streets 4, 5, 6", "§4.2, TW-A1",
+               writer=_write_fee_multipliers, allowed_text="three whole numbers, e.g. 1,2,4"),
+        Option("special_pairs", train_wreck.R_SPECIAL_PAIRS, TW_DEFAULT_SPECIAL_PAIRS,
+               "the action of a pair among the table cards, by rank", "§4.2, §4.4.3, TW-A2",
+               writer=_write_special_pairs,
+               allowed_text="none | rank=action,... with actions " + " / ".join(TW_ACTIONS)),
+        Option("targets", train_wreck.R_TARGETS, "table_cards",
+               "cards 3s/4s and 5s may take: opponents' table cards, all their face-up cards, "
+               "or those and a random hole card taken blind", "TW-A3",
+               choices={"table_cards": train_wreck.TARGETS_TABLE, "any_face_up": train_wreck.TARGETS_FACE_UP,
+                        "any": train_wreck.TARGETS_ANY}),
+        Option("include_folded", train_wreck.R_INCLUDE_FOLDED, False,
+               "folded players' cards are targets too (no effect yet: nobody folds in equity mode)", "TW-A3",
+               boolean=True),
+        Option("special_timing", train_wreck.R_SPECIAL_TIMING, "end_of_street",
+               "special pairs act after the street's table cards, in dealing order, or at once", "§4.4.2, TW-A4",
+               choices={"end_of_street": train_wreck.TIMING_END_OF_STREET,
+                        "immediate": train_wreck.TIMING_IMMEDIATE}),
+        Option("retrigger", train_wreck.R_RETRIGGER, False,
+               "a pair broken and completed again acts again (default: each rank once a deal)", "TW-A5",
+               boolean=True),
+        Option("actions_optional", train_wreck.R_ACTIONS_OPTIONAL, False,
+               "a player may decline a special action (default: mandatory when a target exists)", "TW-A7",
+               boolean=True),
+        Option("pairs_count_extras", train_wreck.R_PAIRS_COUNT_EXTRAS, False,
+               "extra and stolen cards count toward special pairs (hole cards never do)", "TW-A11",
+               boolean=True),
+        Option("reshuffle_includes_buried", train_wreck.R_RESHUFFLE_BURIED, False,
+               "buried cards go into a reshuffled stock with the dead cards", "TW-A9",
+               boolean=True),
+        Option("community_card", train_wreck.R_COMMUNITY_CARD, True,
+               "one community card when the stock is short for 7th street (false: deal while cards last)",
+               "TW-A9", boolean=True),
+    ]),
+    params=TRAIN_WRECK_PARAMS,
+    presets={
+        "heuristic": {},
+        "always_accept": {"pay_threshold": 1e6},
+        "always_pay": {"pay_threshold": -1e6},
+        "never_act": {"pay_threshold": 1e6, "act_threshold": 1e6},
+    },
+    default_policy="heuristic",
+    n_rules=train_wreck.N_RULES,
+    play_batch=train_wreck.play_batch,
+    play_seeded=train_wreck.play_seeded,
+    hole_width=train_wreck.HOLE,
+    up_width=train_wreck.UP,
+    aliases=("tw", "train-wreck", "trainwreck"),
+)
+
+VARIANTS = {v.name: v for v in (SELECTION_REJECTION, DO_YA, ANACONDA, TRAIN_WRECK)}
 
 
 def get_variant(name) -> Variant:

@@ -186,3 +186,135 @@ def declare(policy, high, low, opponents_up, n_opponents, earlier, n_earlier, la
             return DECLARE_BOTH
         return DECLARE_LOW
     return DECLARE_HIGH
+
+
+# ------------------------------------------------------------------------ Train Wreck
+# Train Wreck (RULES.md §4.5) has a parameter vector of its own (indices TW_*), read
+# only by the functions below. A seat sees its own cards (``mine``: hole and face up),
+# every face-up card, the offered card and its fee, the next seat's face-up cards and
+# whether it acts last, and ``seen``: every card ever turned face up (offered, buried,
+# discarded, stolen, held face up). A fresh card is judged as the mean over the cards
+# it has not seen.
+
+TW_PAY_THRESHOLD = 0
+TW_FEE_WEIGHT = 1
+TW_DENY_WEIGHT = 2
+TW_DRAW_WEIGHT = 3
+TW_STEAL_AIM = 4
+TW_ACT_THRESHOLD = 5
+N_TW_PARAMS = 6
+
+TW_NEVER = 1e5  # a pay threshold at or above this never pays, without estimating
+TW_NOT_BEST_SHOWING = 10.0  # the hurt score's penalty for a victim other than the best hand showing
+_FULL_DECK = np.uint64(0x1FFF1FFF1FFF1FFF)
+
+
+@njit(cache=True)
+def tw_fresh_gains(t, natural, other, unseen, draw_weight):
+    """Mean gains of ``high_value`` for my cards ``natural`` and for another seat's
+    visible cards ``other`` from one card drawn uniformly from ``unseen``."""
+    base = high_value(t, natural, 0, draw_weight)
+    base_other = high_value(t, other, 0, draw_weight)
+    total = 0.0
+    total_other = 0.0
+    count = 0
+    m = unseen
+    while m:
+        rest = m & (m - np.uint64(1))
+        b = m ^ rest
+        m = rest
+        total += high_value(t, natural | b, 0, draw_weight) - base
+        total_other += high_value(t, other | b, 0, draw_weight) - base_other
+        count += 1
+    if count == 0:
+        return 0.0, 0.0
+    return total / count, total_other / count
+
+
+@njit(cache=True)
+def tw_pays(t, policy, mine, offered, fee, next_visible, last, seen):
+    """ACCEPT (False) or PAY (True) for the offered card (RULES.md §4.5).
+
+    Pays when the mean gain of a fresh card, less the offered card's gain, less
+    ``TW_DENY_WEIGHT`` times how much more the offered card would give the next seat
+    than a fresh card (a paid-away card is offered to them; nobody's when I act last:
+    it is buried), reaches ``TW_PAY_THRESHOLD + TW_FEE_WEIGHT * fee`` (fee in chips).
+    """
+    th = policy[TW_PAY_THRESHOLD]
+    if th >= TW_NEVER:
+        return False
+    if th <= ALWAYS:
+        return True
+    dw = policy[TW_DRAW_WEIGHT]
+    cm = card_bit(offered)
+    take = high_value(t, mine | cm, 0, dw) - high_value(t, mine, 0, dw)
+    fresh, fresh_next = tw_fresh_gains(t, mine, next_visible, _FULL_DECK & ~(seen | mine | cm), dw)
+    score = fresh - take
+    if not last and policy[TW_DENY_WEIGHT] != 0.0:
+        given = high_value(t, next_visible | cm, 0, dw) - high_value(t, next_visible, 0, dw)
+        score -= policy[TW_DENY_WEIGHT] * (given - fresh_next)
+    return score >= th + policy[TW_FEE_WEIGHT] * fee
+
+
+@njit(cache=True)
+def tw_takes_extra(t, policy, mine, unseen):
+    """Optional actions only: take the extra card of a pair of 2s when its mean gain
+    reaches ``TW_ACT_THRESHOLD``."""
+    if policy[TW_ACT_THRESHOLD] <= ALWAYS:
+        return True
+    if policy[TW_ACT_THRESHOLD] >= TW_NEVER:
+        return False
+    gain_me, _ = tw_fresh_gains(t, mine, np.uint64(0), unseen, policy[TW_DRAW_WEIGHT])
+    return gain_me >= policy[TW_ACT_THRESHOLD]
+
+
+@njit(cache=True)
+def tw_target(t, policy, steal, optional, mine, visible, cand_seat, cand_card, n_cand, unseen):
+    """Index of the chosen target among ``cand_seat[:n_cand]`` / ``cand_card[:n_cand]``
+    (a card code, or 255 for one of that seat's hole cards taken blind), or -1 to
+    decline (only when ``optional``).
+
+    Each candidate scores ``(1 - aim) * hurt + aim * gain``, ``aim`` =
+    ``TW_STEAL_AIM`` for a steal and 0 for a discard: ``hurt`` is how much the card's
+    loss lowers its owner's face-up hand (a hole card taken blind: 0), less a large
+    penalty unless the owner shows the best hand among the candidates' owners; ``gain``
+    how much the card raises my hand (a blind hole card: the mean over unseen cards).
+    With aim 0 this takes the card that most hurts the best hand showing; with aim 1
+    the card that most improves my hand. An optional action is declined when the best
+    score, without the penalty, is below ``TW_ACT_THRESHOLD``.
+    """
+    dw = policy[TW_DRAW_WEIGHT]
+    best_seat = -1
+    best_shown = -1e300
+    for k in range(n_cand):
+        v = high_value(t, visible[cand_seat[k]], 0, dw)
+        if v > best_shown:
+            best_shown = v
+            best_seat = cand_seat[k]
+    aim = policy[TW_STEAL_AIM] if steal else 0.0
+    base_me = high_value(t, mine, 0, dw)
+    blind_gain = -1.0
+    best = -1
+    best_score = -1e300
+    best_value = -1e300
+    for k in range(n_cand):
+        o = cand_seat[k]
+        c = cand_card[k]
+        if c == 255:
+            hurt = 0.0
+            if aim > 0 and blind_gain < 0:
+                blind_gain, _ = tw_fresh_gains(t, mine, np.uint64(0), unseen, dw)
+            gain_me = max(blind_gain, 0.0)
+        else:
+            cm = card_bit(c)
+            hurt = high_value(t, visible[o], 0, dw) - high_value(t, visible[o] & ~cm, 0, dw)
+            gain_me = high_value(t, mine | cm, 0, dw) - base_me if aim > 0 else 0.0
+        value = (1.0 - aim) * hurt + aim * gain_me
+        score = value - ((1.0 - aim) * TW_NOT_BEST_SHOWING if o != best_seat else 0.0)
+        if score > best_score:
+            best_score = score
+            best_value = value
+            best = k
+    if optional and best_value < policy[TW_ACT_THRESHOLD]:
+        return -1
+    return best

@@ -23,6 +23,10 @@ CASES = {
         rules={"wild": "howdy_doody", "pass_schedule": "left-right-left", "split_mode": "high_and_right_neighbour"}),
     "do_ya_hilo_seed5": dict(variant="do_ya", players=6, seed=5, deal=1,
                              rules={"split_mode": "declare", "wild_mode": "rank"}),
+    "train_wreck_seed3": dict(variant="train_wreck", players=5, seed=3, deal=0),
+    "train_wreck_specials_seed112": dict(variant="train_wreck", players=5, seed=112, deal=1),
+    "train_wreck_always_pay_community_seed32": dict(variant="train_wreck", players=7, seed=32, deal=0,
+                                                    policies="always_pay"),
 }
 
 

@@ -49,6 +49,18 @@ EV_PASS = 41  # seat passes card to seat a
 EV_DISCARD = 42  # seat discards card face down
 EV_ROLL = 43  # seat turns up card, a = stack position 1..5
 EV_PASS_SKIPPED = 44  # a = phase number: the offset points back to the passer (AN-A3 "skip")
+# Train Wreck (50-69; RULES.md §4).
+EV_STREET = 50  # seat = first to act, a = street 3..7, b = fee in chips to refuse the offered card
+EV_PAY_FEE = 51  # seat pays a chips into the pot to refuse the offered card (card); a replacement follows
+EV_ACCEPT = 52  # seat accepts the offered card free, a = 1 when paying was not allowed (no replacement)
+EV_BURY = 53  # card refused by the last player (seat) is buried under the stock, never used
+EV_SPECIAL = 54  # seat's table card (card) makes a special pair: a = action (1 extra, 2 discard, 3 steal), b = rank
+EV_EXTRA_CARD = 55  # seat acts on its pair of rank a: an extra card face up (dealt next, or lost)
+EV_TW_DISCARD = 56  # seat discards victim a's card face up; b = 4 * pair rank + source (0 table, 1 extra/stolen, 2 hole)
+EV_STEAL = 57  # seat steals victim a's card; b as for EV_TW_DISCARD
+EV_SPECIAL_SKIP = 58  # seat's action a not carried out; b = 4 * pair rank + why (0 no target, 1 declined, 2 no room)
+EV_COMMUNITY = 59  # card turned up is a community card for every player (7th street, short stock)
+EV_NO_CARD = 60  # a card could not be dealt and is lost: seat (-1 all), a = 0 table / 1 7th-street / 2 extra
 EXHAUSTED = -1.0  # the carry a kernel returns for a void deal
 TRACE_WIDTH = 5
 UNITS = 1680  # every share of an integer pot among up to 8 winners of a half is a multiple of 1/1680
