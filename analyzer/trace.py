@@ -11,6 +11,7 @@ import numpy as np
 
 from kernels.cards import NO_CARD
 from kernels.games import common as C
+from kernels.showdown import SPLIT_HIGH_ONLY
 
 from .cards import format_cards, parse_cards
 from .errors import WantitError
@@ -143,7 +144,8 @@ def narrate(d: Deal) -> str:
             if seat == _first_hand(d):
                 lines.append("Showdown")
             cards = f"{format_cards(d.hole[seat])} | {format_cards(d.up[seat])}"
-            lines.append(f"  seat {seat} [{cards}]: {describe_high(a)}; low {describe_low(b)}")
+            low = "" if d.split_mode == SPLIT_HIGH_ONLY else f"; low {describe_low(b)}"
+            lines.append(f"  seat {seat} [{cards}]: {describe_high(a)}{low}")
         elif kind == C.EV_PAYOUT:
             if a or b:
                 lines.append(f"  seat {seat} wins {a / C.UNITS:g} (net {b / C.UNITS:+g})")
