@@ -104,9 +104,20 @@ def _policy_specs(items):
 @click.option("--checkpoint", type=click.Path(dir_okay=False), default=None,
               help="Save running totals here after every chunk; rerunning resumes from them.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table", show_default=True)
+@click.option("--board", "board_file", type=click.Path(dir_okay=False), default=None,
+              help="Selection only: a board file (TOML); default: the PROVISIONAL board.")
+@click.option("--deck", "deck_spec", default=None,
+              help="Selection only: standard52 (default), colours, or colours(K, RANKS, COPIES).")
 def simulate(variant, players, deals, seed, policy_items, rule_items, threads, chunk, fixed_dealer,
-             checkpoint, fmt):
-    """Simulate DEALS deals of VARIANT and report each seat's results."""
+             checkpoint, fmt, board_file, deck_spec):
+    """Simulate DEALS deals of VARIANT and report each seat's results (for Selection, DEALS games)."""
+    from .selection import is_selection
+
+    if is_selection(variant):
+        return _simulate_selection(players, deals, seed, policy_items, rule_items, threads, chunk, fixed_dealer,
+                                   checkpoint, fmt, board_file, deck_spec)
+    if board_file is not None or deck_spec is not None:
+        raise WantitError("--board and --deck apply to selection only")
     from .simulate import simulate as run
 
     def progress(done, total):
@@ -137,6 +148,28 @@ def simulate(variant, players, deals, seed, policy_items, rule_items, threads, c
     click.echo(pivot[top].to_string(float_format=lambda x: f"{x:.4f}"))
 
 
+def _simulate_selection(players, games, seed, policy_items, rule_items, threads, chunk, fixed_dealer, checkpoint,
+                        fmt, board_file, deck_spec):
+    from .selection import format_table, simulate_selection
+
+    def progress(done, total):
+        if total > chunk:
+            click.echo(f"\r{done:,}/{total:,} games", err=True, nl=done >= total)
+
+    result = simulate_selection(players=players, policies=_policy_specs(policy_items),
+                                rules=_key_values(rule_items, "--rule"), games=games, seed=seed, board=board_file,
+                                deck=deck_spec, threads=threads, chunk=chunk, rotate_dealer=not fixed_dealer,
+                                checkpoint=checkpoint, progress=progress)
+    if result.meta["interrupted"]:
+        click.echo(f"wantit: interrupted after {result.meta['games']:,} games; these are their results", err=True)
+    if fmt == "json":
+        click.echo(json.dumps({"meta": result.meta, "seats": result.to_json_records()}, indent=2))
+    elif fmt == "csv":
+        click.echo(result.seats.to_csv(index=False), nl=False)
+    else:
+        click.echo(format_table(result))
+
+
 @cli.command()
 def variants():
     """List the variants, their rules options and policy parameters."""
@@ -153,6 +186,9 @@ def variants():
         for p in v.params:
             click.echo(f"    {p.name} = {p.default:g}  [{p.low:g}..{p.high:g}]  {p.meaning}")
         click.echo("")
+    from .selection import describe_variant
+
+    click.echo(describe_variant())
 
 
 @cli.command()
@@ -165,8 +201,28 @@ def variants():
 @click.option("--stacked", default=None, help="Deal these cards in this order instead of shuffling.")
 @click.option("--fixed-dealer", is_flag=True, help="The dealer is the last seat (as with simulate --fixed-dealer).")
 @click.option("--trace", is_flag=True, help="Narrate every offer, refusal, take, declaration and payout.")
-def deal(variant, players, seed, deal_index, policy_items, rule_items, stacked, fixed_dealer, trace):
+@click.option("--board", "board_file", type=click.Path(dir_okay=False), default=None,
+              help="Selection only: a board file (TOML); default: the PROVISIONAL board.")
+@click.option("--deck", "deck_spec", default=None,
+              help="Selection only: standard52 (default), colours, or colours(K, RANKS, COPIES).")
+def deal(variant, players, seed, deal_index, policy_items, rule_items, stacked, fixed_dealer, trace, board_file,
+         deck_spec):
     """Play one deal of VARIANT (the same deal 'simulate' plays with this seed) and show it."""
+    from .selection import is_selection
+
+    if is_selection(variant):
+        from .selection import narrate_game, play_game
+
+        g = play_game(players=players, seed=seed, game=deal_index, rules=_key_values(rule_items, "--rule"),
+                      policies=_policy_specs(policy_items), board=board_file, deck=deck_spec, stacked=stacked,
+                      rotate_dealer=not fixed_dealer)
+        text = narrate_game(g)
+        if not trace:
+            text = "\n".join(line for line in text.splitlines() if not line.startswith("    "))
+        click.echo(text)
+        return
+    if board_file is not None or deck_spec is not None:
+        raise WantitError("--board and --deck apply to selection only")
     from .trace import narrate, play_deal
 
     d = play_deal(variant, players=players, seed=seed, deal=deal_index, rules=_key_values(rule_items, "--rule"),
@@ -196,6 +252,10 @@ def warmup():
 
     for name in VARIANTS:
         run(name, deals=10, seed=0)
+    from .selection import play_game, simulate_selection
+
+    simulate_selection(players=2, games=10, seed=0)
+    play_game(players=2, seed=0)
     click.echo("kernels compiled and cached", err=True)
 
 

@@ -1,0 +1,663 @@
+"""Selection (RulesPal), the board-scoring game of RULES.md §5: registry entry,
+simulation driver, one traced game and its narrative.
+
+Selection is scored, not played for a pot, so it has its own small registry entry
+(``SELECTION``, a ``ScoredVariant``: rules options and policy space validated like
+the pot games') and its own driver. Game ``i`` of a run seeded ``s`` always uses
+the random stream ``(s, i)`` and every total is kept as an exact integer, so the
+results do not depend on threads or chunk size; Ctrl-C returns what is finished
+and ``checkpoint=`` resumes. The board and deck are configuration
+(``analyzer.selection_config``); the built-in board is PROVISIONAL.
+"""
+
+import json
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numba
+import numpy as np
+import pandas as pd
+
+from kernels.games import selection as G
+from kernels.games import selection_hands as H
+from kernels.games.common import TRACE_WIDTH
+
+from .errors import WantitError
+from .selection_config import KIND_MEANING, PROVISIONAL_NOTE, Board, Deck, resolve
+from .variants import Option, Param, Variant
+
+NAMES = ("selection", "rulespal", "selection_rulespal", "selection_scoring")
+WIN_UNITS = 60  # a shared win of k <= 6 players is a whole number of 1/60
+MAX_TOTAL = G.MAX_SLOT_SCORE * 11  # eleven slots of five aces
+PAR_SEED = 20240517
+PAR_TRIALS = 2000
+MAX_EVENTS = 20_000
+
+
+@dataclass(frozen=True)
+class ScoredVariant(Variant):
+    """A scored game's registry entry: rules options and policy space as for the pot
+    games (``rules_vector``, ``policy_values``, ``policy_vector``), a board and a
+    deck as configuration, and a kernel that returns scores, not pot shares."""
+
+    par_batch: Any = None
+    notes: tuple = field(default_factory=tuple)
+
+
+SELECTION = ScoredVariant(
+    name="selection",
+    title="Selection (RulesPal board-scoring game)",
+    clause="RULES.md §5",
+    min_players=G.MIN_PLAYERS,
+    max_players=G.MAX_PLAYERS,
+    default_players=4,
+    options=(
+        Option("ace_is_numerical_one", G.R_ACE_ONE, False,
+               "an ace may be used in Low / High as a numerical 1 (scoring 11)", "SE-A3", boolean=True),
+        Option("low_high_strict_with_zero", G.R_STRICT_ZERO, False,
+               "once High is 0, Low can only be 0 (default: the High > Low rule ignores zero entries)",
+               "SE-A4", boolean=True),
+        Option("allow_voluntary_scratch", G.R_VOLUNTARY_SCRATCH, False,
+               "a player may write 0 even when an open slot could be filled (after the opening)", "SE-A5",
+               boolean=True),
+        Option("declare_target_before_draws", G.R_DECLARE_TARGET, False,
+               "the target slot is declared before the draws; only it can take points", "SE-A6", boolean=True),
+        Option("carry_hand", G.R_CARRY_HAND, False,
+               "hands carry over to the next round (default: a fresh shuffle and deal every round)", "SE-A7",
+               boolean=True),
+        Option("reshuffle", G.R_RESHUFFLE, "shuffle",
+               "an empty stock is rebuilt from the discards shuffled, or in discard order", "SE-A8",
+               choices={"shuffle": G.RESHUFFLE_SHUFFLE, "in_order": G.RESHUFFLE_IN_ORDER}),
+        Option("low_high_min_cards", G.R_LOW_HIGH_MIN, 1, "fewest cards in a Low or High hand", "SE-A11",
+               bounds=(1, 5)),
+    ),
+    params=(
+        Param("par_weight", G.P_PAR_WEIGHT, 1.0, 0, 3,
+              "aim at (and fill) the slot whose expected (made) score minus this x the slot's par is largest; "
+              "par = the slot's mean score in a round aimed at it alone; 0 = the best expected score"),
+        Param("keep_min", G.P_KEEP_MIN, 16, 11, 25,
+              "Low / High: keep numerical cards worth at least this many points while draws remain (16 = a 6)"),
+        Param("low_cap", G.P_LOW_CAP, 80, 11, 125,
+              "a Low filled while High is open scores at most this (leaving room for High above it)"),
+        Param("never_draw", G.P_NEVER_DRAW, 0, 0, 1, "1: stand pat at every draw (a baseline)"),
+        Param("reaim", G.P_REAIM, 0, 0, 1,
+              "1: re-estimate every open slot at every draw; 0: at a round's first draw only, later switching "
+              "only to a slot whose made hand beats the aim"),
+    ),
+    presets={
+        "heuristic": {},
+        "best_score": {"par_weight": 0},
+        "reaim": {"reaim": 1},
+        "stand_pat": {"never_draw": 1},
+    },
+    default_policy="heuristic",
+    n_rules=G.N_RULES,
+    play_batch=G.play_batch,
+    play_seeded=G.play_seeded,
+    hole_width=H.HAND,
+    up_width=0,
+    aliases=NAMES[1:],
+    par_batch=G.par_batch,
+    notes=("the board is configuration (--board FILE, TOML); the built-in one is PROVISIONAL (SE-A1)",
+           "the deck is configuration (--deck standard52 | colours | colours(K, RANKS, COPIES)) (SE-A2)",
+           "1 to 6 players; the dealer rotates left every round (SE-A9); a Cosmopolitan never made scores 0 "
+           "(SE-A10)"),
+)
+
+
+def is_selection(name) -> bool:
+    key = str(name).lower().replace("-", "_").replace(" ", "_").replace("(", "").replace(")", "")
+    return key in NAMES
+
+
+# ---------------------------------------------------------------- set-up
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything a kernel call needs, validated."""
+
+    board: Board
+    deck: Deck
+    players: int
+    rules: dict
+    rules_vec: np.ndarray
+    values: list
+    policy_matrix: np.ndarray
+    deck_matrix: np.ndarray
+    profile: np.ndarray
+    board_matrix: np.ndarray
+    par: np.ndarray
+
+
+def _seat_specs(players, policies):
+    from .simulate import seat_policies
+
+    return seat_policies(SELECTION, players, policies)
+
+
+@lru_cache(maxsize=64)
+def _par_cached(deck_bytes, deck_shape, prof_bytes, board_bytes, board_shape, rules_bytes, policy_bytes):
+    # Writable copies: numba compiles read-only arrays as other types.
+    deck = np.frombuffer(deck_bytes, np.int64).reshape(deck_shape).copy()
+    prof = np.frombuffer(prof_bytes, np.int64).reshape(H.PROFILE_ROWS, H.PROFILE_COLS).copy()
+    board = np.frombuffer(board_bytes, np.int64).reshape(board_shape).copy()
+    rules = np.frombuffer(rules_bytes, np.float64).copy()
+    policy = np.frombuffer(policy_bytes, np.float64).copy()
+    out = np.zeros(board.shape[0])
+    G.par_batch(deck, prof, board, rules, policy, PAR_SEED, PAR_TRIALS, out)
+    return tuple(out)
+
+
+def slot_par(deck_matrix, profile, board_matrix, rules_vec, policy_vec) -> np.ndarray:
+    """Each slot's par for one policy: its mean score over 2,000 fixed single rounds
+    aimed at it alone (cached per deck, board, rules and policy)."""
+    return np.array(_par_cached(deck_matrix.tobytes(), deck_matrix.shape, profile.tobytes(),
+                                board_matrix.tobytes(), board_matrix.shape, rules_vec.tobytes(),
+                                policy_vec.tobytes()))
+
+
+def setup(players=None, policies=None, rules=None, board=None, deck=None) -> Setup:
+    b, d = resolve(board, deck)
+    n = SELECTION.default_players if players is None else int(players)
+    SELECTION.check_table(n, rules)
+    if d.size < 7 * n:
+        raise WantitError(f"deck {d.name} has {d.size} cards; {n} players need at least {7 * n} (7 each)")
+    rules_vec = SELECTION.rules_vector(rules)
+    values = [SELECTION.policy_values(spec) for spec in _seat_specs(n, policies)]
+    policy_matrix = np.stack([SELECTION.policy_vector(v) for v in values])
+    deck_matrix, profile, board_matrix = d.matrix(), d.profile(), b.matrix()
+    par = np.stack([slot_par(deck_matrix, profile, board_matrix, rules_vec, policy_matrix[s]) for s in range(n)])
+    chosen = {k: v for k, v in SELECTION.chosen_rules(rules).items()}
+    return Setup(b, d, n, chosen, rules_vec, values, policy_matrix, deck_matrix, profile, board_matrix, par)
+
+
+# ---------------------------------------------------------------- the driver
+
+
+@dataclass
+class SelectionTotals:
+    """Exact running sums over games, per seat."""
+
+    players: int
+    slots: int
+    games: int = 0
+    total_sum: np.ndarray = None
+    total_sq: np.ndarray = None
+    win_units: np.ndarray = None  # sum of win shares, 1/WIN_UNITS
+    win_sq: np.ndarray = None
+    ties: np.ndarray = None  # games the seat shared the top total with others
+    hist: np.ndarray = None  # [seat, total]
+    filled: np.ndarray = None  # [seat, slot] games the slot took points
+    slot_sum: np.ndarray = None  # [seat, slot]
+    opened: np.ndarray = None  # [seat, round]: round 0 = never (or no opening slot)
+    reshuffles: int = 0
+
+    def __post_init__(self):
+        n, k = self.players, self.slots
+        shapes = {"total_sum": n, "total_sq": n, "win_units": n, "win_sq": n, "ties": n,
+                  "hist": (n, MAX_TOTAL + 1), "filled": (n, k), "slot_sum": (n, k), "opened": (n, k + 1)}
+        for name, shape in shapes.items():
+            if getattr(self, name) is None:
+                setattr(self, name, np.zeros(shape, np.int64))
+
+    def add(self, score, scratched, open_round, total, reshuffles):
+        total = total.astype(np.int64)
+        self.games += total.shape[0]
+        self.total_sum += total.sum(axis=0)
+        self.total_sq += (total * total).sum(axis=0)
+        top = total.max(axis=1, keepdims=True)
+        at_top = total == top
+        sharing = at_top.sum(axis=1, keepdims=True)
+        units = np.where(at_top, WIN_UNITS // sharing, 0)
+        self.win_units += units.sum(axis=0)
+        self.win_sq += (units * units).sum(axis=0)
+        self.ties += (at_top & (sharing > 1)).sum(axis=0)
+        for s in range(self.players):
+            self.hist[s] += np.bincount(total[:, s], minlength=MAX_TOTAL + 1)
+            self.opened[s] += np.bincount(open_round[:, s].astype(np.int64), minlength=self.slots + 1)
+        self.filled += (scratched == 0).sum(axis=0)
+        self.slot_sum += score.astype(np.int64).sum(axis=0)
+        self.reshuffles += int(reshuffles.sum())
+
+    def to_dict(self):
+        return {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in self.__dict__.items()}
+
+    @classmethod
+    def from_dict(cls, d):
+        return cls(**{k: (np.array(v, dtype=np.int64) if isinstance(v, list) else v) for k, v in d.items()})
+
+
+@dataclass
+class SelectionResult:
+    """``seats``: seat, policy, p_win (ties shared), p_win_se, p_tie, mean_total,
+    total_se, total_sd, median_total, p_opening_round_1, mean_opening_round, p_never_opened.
+    ``totals``: the distribution of final totals (seat, total, count, probability).
+    ``slots``: per seat and slot: fill_rate, scratch_rate, mean_score, mean_when_filled.
+    ``opening``: rounds needed to make the opening (seat, round or "never", probability).
+    ``meta``: the settings (board, deck, rules, policies, games, seed, threads, ...)."""
+
+    seats: pd.DataFrame
+    totals: pd.DataFrame
+    slots: pd.DataFrame
+    opening: pd.DataFrame
+    meta: dict = field(default_factory=dict)
+
+    def to_json_records(self):
+        out = []
+        for _, row in self.seats.iterrows():
+            rec = {k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()}
+            s = rec["seat"]
+            rec["slots"] = {
+                r.id: {"slot": int(r.slot), "kind": r.kind, "fill_rate": float(r.fill_rate),
+                       "mean_score": float(r.mean_score), "mean_when_filled": float(r.mean_when_filled)}
+                for r in self.slots[self.slots.seat == s].itertuples()
+            }
+            rec["opening_rounds"] = {str(r.round): float(r.probability)
+                                     for r in self.opening[self.opening.seat == s].itertuples()}
+            rec["totals"] = {str(int(r.total)): float(r.probability)
+                             for r in self.totals[self.totals.seat == s].itertuples()}
+            out.append(rec)
+        return out
+
+
+def _frames(st: Setup, totals: SelectionTotals):
+    n, g = st.players, max(totals.games, 1)
+    mean = totals.total_sum / g
+    var = np.maximum(totals.total_sq / g - mean**2, 0.0)
+    win = totals.win_units / g / WIN_UNITS
+    win_var = np.maximum(totals.win_sq / g / WIN_UNITS**2 - win**2, 0.0)
+    dof = max(totals.games - 1, 1)
+    opening = st.board.opening
+    rows = []
+    for s in range(n):
+        cum = np.cumsum(totals.hist[s])
+        median = int(np.searchsorted(cum, (totals.games + 1) // 2)) if totals.games else 0
+        made = totals.opened[s, 1:]
+        row = {
+            "seat": s,
+            "policy": st.values[s]["preset"],
+            "p_win": float(win[s]),
+            "p_win_se": float(np.sqrt(win_var[s] / dof)),
+            "p_tie": float(totals.ties[s] / g),
+            "mean_total": float(mean[s]),
+            "total_se": float(np.sqrt(var[s] / dof)),
+            "total_sd": float(np.sqrt(var[s])),
+            "median_total": median,
+        }
+        if opening is not None:
+            row["p_opening_round_1"] = float(made[0] / g)
+            row["mean_opening_round"] = (float((made * np.arange(1, len(made) + 1)).sum() / made.sum())
+                                         if made.sum() else float("nan"))
+            row["p_never_opened"] = float(totals.opened[s, 0] / g)
+        rows.append(row)
+    seats = pd.DataFrame(rows)
+    hist_rows = [{"seat": s, "total": t, "count": int(c), "probability": float(c / g)}
+                 for s in range(n) for t in np.flatnonzero(totals.hist[s]) for c in [totals.hist[s, t]]]
+    totals_frame = pd.DataFrame(hist_rows, columns=["seat", "total", "count", "probability"])
+    slot_rows = []
+    for s in range(n):
+        for k, slot in enumerate(st.board.slots):
+            filled = totals.filled[s, k]
+            slot_rows.append({
+                "seat": s, "slot": k + 1, "id": slot.id, "label": slot.title, "kind": slot.kind,
+                "placeholder": slot.placeholder,
+                "fill_rate": float(filled / g), "scratch_rate": float(1 - filled / g) if totals.games else 0.0,
+                "mean_score": float(totals.slot_sum[s, k] / g),
+                "mean_when_filled": float(totals.slot_sum[s, k] / filled) if filled else 0.0,
+            })
+    slots = pd.DataFrame(slot_rows)
+    open_rows = []
+    if opening is not None:
+        for s in range(n):
+            for r in range(1, len(st.board.slots) + 1):
+                open_rows.append({"seat": s, "round": str(r), "probability": float(totals.opened[s, r] / g)})
+            open_rows.append({"seat": s, "round": "never", "probability": float(totals.opened[s, 0] / g)})
+    opening_frame = pd.DataFrame(open_rows, columns=["seat", "round", "probability"])
+    return seats, totals_frame, slots, opening_frame
+
+
+def simulate_selection(players=None, policies=None, rules=None, games=10_000, seed=0, board=None, deck=None,
+                       threads=None, chunk=100_000, rotate_dealer=True, checkpoint=None,
+                       progress=None) -> SelectionResult:
+    """Simulate ``games`` complete games of Selection and return a ``SelectionResult``.
+
+    ``board``: a path to a board file or a ``Board`` (default: the PROVISIONAL board
+    of RULES.md §5.4); ``deck``: ``"standard52"`` (default), ``"colours"``,
+    ``"colours(K, RANKS, COPIES)"`` or a ``Deck`` (default: the board file's deck, if
+    any). ``policies`` and ``rules`` as for ``analyzer.simulate.simulate``.
+    ``rotate_dealer``: game ``g`` starts with dealer seat ``g % players`` (else seat
+    0); the dealer then moves one seat left every round.
+    """
+    st = setup(players, policies, rules, board, deck)
+    n = st.players
+    games = int(games)
+    if games < 1:
+        raise WantitError("games must be at least 1")
+    if not 0 <= int(seed) < 2**63:
+        raise WantitError("seed must be a non-negative integer below 2**63")
+    if int(chunk) < 1:
+        raise WantitError("chunk must be at least 1")
+    if threads is not None:
+        if not 1 <= int(threads) <= numba.config.NUMBA_NUM_THREADS:
+            raise WantitError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}")
+        numba.set_num_threads(int(threads))
+    settings = {
+        "variant": SELECTION.name, "players": n, "seed": int(seed),
+        "rules": {k: str(v) for k, v in st.rules.items()},
+        "policies": [{k: val[k] for k in sorted(val)} for val in st.values],
+        "rotate_dealer": bool(rotate_dealer),
+        "board": st.board.label(), "board_slots": [[s.id, s.kind, s.used, s.opening] for s in st.board.slots],
+        "deck": st.deck.name,
+    }
+    k = len(st.board.slots)
+    totals = SelectionTotals(n, k)
+    if checkpoint is not None:
+        path = Path(checkpoint)
+        if path.exists():
+            saved = json.loads(path.read_text())
+            if saved.get("settings") != settings:
+                raise WantitError(f"checkpoint {path} was made with other settings; remove it or change the path")
+            totals = SelectionTotals.from_dict(saved["totals"])
+    started = time.perf_counter()
+    interrupted = False
+    try:
+        while totals.games < games:
+            count = min(int(chunk), games - totals.games)
+            score = np.zeros((count, n, k), np.int32)
+            scratched = np.zeros((count, n, k), np.int8)
+            open_round = np.zeros((count, n), np.int8)
+            total = np.zeros((count, n), np.int64)
+            reshuffles = np.zeros(count, np.int32)
+            G.play_batch(st.deck_matrix, st.profile, st.board_matrix, st.par, st.rules_vec, st.policy_matrix, n,
+                         int(seed), totals.games, count, bool(rotate_dealer), score, scratched, open_round, total,
+                         reshuffles)
+            totals.add(score, scratched, open_round, total, reshuffles)
+            if checkpoint is not None:
+                tmp = Path(str(checkpoint) + ".tmp")
+                tmp.write_text(json.dumps({"settings": settings, "totals": totals.to_dict()}))
+                tmp.replace(checkpoint)
+            if progress is not None:
+                progress(totals.games, games)
+    except KeyboardInterrupt:
+        interrupted = True
+        if totals.games == 0:
+            raise
+    seats, totals_frame, slots, opening = _frames(st, totals)
+    seats.insert(2, "board", "PROVISIONAL" if st.board.provisional else st.board.name)
+    meta = {**settings, "title": SELECTION.title, "games": totals.games, "requested_games": games,
+            "interrupted": interrupted, "board_provisional": st.board.provisional,
+            "board_note": st.board.note,
+            "deck_note": st.deck.describe(), "par": {s: [round(float(x), 2) for x in st.par[s]] for s in range(n)},
+            "reshuffles_per_game": totals.reshuffles / max(totals.games, 1),
+            "threads": numba.get_num_threads(), "seconds": round(time.perf_counter() - started, 3)}
+    return SelectionResult(seats, totals_frame, slots, opening, meta)
+
+
+def format_table(r: SelectionResult) -> str:
+    """The text report of ``wantit simulate selection``."""
+    m = r.meta
+    lines = [f"{m['title']}: {m['players']} player{'s' if m['players'] != 1 else ''}, {m['games']:,} games, "
+             f"seed {m['seed']}",
+             f"board: {m['board']}"]
+    if m["board_provisional"]:
+        lines.append(f"  {m['board_note']}")
+    lines.append(f"deck: {m['deck_note']}")
+    lines.append("")
+    seats = r.seats.drop(columns=["board"])
+    lines.append(seats.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+    lines.append("\nslots (fill rate, mean score; scratched slots score 0):")
+    fill = r.slots.pivot(index="slot", columns="seat", values="fill_rate")
+    mean = r.slots.pivot(index="slot", columns="seat", values="mean_score")
+    labels = r.slots[r.slots.seat == 0].set_index("slot").label
+    table = pd.DataFrame({"slot": labels})
+    for s in fill.columns:
+        table[f"fill s{s}"] = fill[s].map(lambda x: f"{x:.4f}")
+        table[f"mean s{s}"] = mean[s].map(lambda x: f"{x:.1f}")
+    lines.append(table.to_string(index=False))
+    if len(r.opening):
+        lines.append("\nrounds needed to make the opening (probability):")
+        piv = r.opening.pivot(index="round", columns="seat", values="probability")
+        order = [str(i) for i in range(1, len(r.slots[r.slots.seat == 0]) + 1)] + ["never"]
+        piv = piv.reindex(order)
+        piv = piv[(piv.max(axis=1) >= 0.0005) | (piv.index == "never")]
+        piv.columns = [f"seat {s}" for s in piv.columns]
+        lines.append(piv.to_string(float_format=lambda x: f"{x:.4f}"))
+    lines.append("\nfinal totals (probability by band of 100 points):")
+    t = r.totals.copy()
+    t["band"] = (t.total // 100) * 100
+    band = t.groupby(["band", "seat"]).probability.sum().unstack("seat").fillna(0.0)
+    band.index = [f"{b}-{b + 99}" for b in band.index]
+    band.columns = [f"seat {s}" for s in band.columns]
+    lines.append(band.to_string(float_format=lambda x: f"{x:.4f}"))
+    return "\n".join(lines)
+
+
+def describe_variant() -> str:
+    """The ``wantit variants`` entry of Selection."""
+    v = SELECTION
+    from .selection_config import PROVISIONAL_BOARD
+
+    lines = [f"{v.name}: {v.title} ({v.clause}); {v.min_players}-{v.max_players} players, "
+             f"default {v.default_players}; scored, not a pot game (--deals counts games)",
+             "  board (--board FILE.toml): default PROVISIONAL; " + PROVISIONAL_NOTE]
+    lines += [f"    {line}" for line in PROVISIONAL_BOARD.describe()]
+    lines.append("    slot kinds: " + "; ".join(f"{k} ({m})" for k, m in KIND_MEANING.items()))
+    lines.append("  deck (--deck): standard52 (default; Cosmopolitan = all four suits among its 5 cards, a "
+                 "provisional fallback) | colours | colours(K, RANKS, COPIES), default colours(5, 1-10/J/Q/K/A, 1)")
+    lines.append("  rules (--rule KEY=VALUE):")
+    for o in v.options:
+        lines.append(f"    {o.name} = {o.default}  [{o.allowed()}]  {o.meaning} ({o.clause})")
+    for note in v.notes[2:]:
+        lines.append(f"    ({note})")
+    lines.append(f"  policies (--policy SEAT=PRESET[:k=v,...]); presets: {', '.join(v.presets)}; "
+                 f"default {v.default_policy}")
+    for p in v.params:
+        lines.append(f"    {p.name} = {p.default:g}  [{p.low:g}..{p.high:g}]  {p.meaning}")
+    return "\n".join(lines)
+
+
+def score_hand(cards, board=None, deck=None, rules=None, policy=None, filled=None) -> pd.DataFrame:
+    """What a 7-card hand scores in each open slot, by the rules the game applies:
+    one row per slot with ``slot, id, kind, points`` (0: cannot be filled now) and
+    ``cards`` (those used). ``filled`` maps slot ids to scores already written
+    (e.g. ``{"high": 85}``: the Low must then score below 85); those slots are
+    left out. ``policy`` matters only for a Low filled while High is open
+    (``low_cap``). The opening rule is not applied here: every open slot is shown."""
+    b, d = resolve(board, deck)
+    codes = d.parse(cards) if isinstance(cards, str) else [int(c) for c in cards]
+    if len(codes) != H.HAND:
+        raise WantitError(f"a Selection hand has {H.HAND} cards; got {len(codes)}")
+    if any(not 0 <= c < d.size for c in codes):
+        raise WantitError(f"card indices are 0..{d.size - 1}")
+    ids = [s.id for s in b.slots]
+    score_row = np.full(len(ids), -1, np.int32)
+    for key, value in (filled or {}).items():
+        if key not in ids:
+            raise WantitError(f"filled: no slot {key!r} on the board; slots are {', '.join(ids)}")
+        if int(value) < 0:
+            raise WantitError(f"filled: {key}={value} must be a score >= 0")
+        score_row[ids.index(key)] = int(value)
+    rules_vec = SELECTION.rules_vector(rules)
+    pol = SELECTION.policy_vector(policy)
+    sp = G.seat_params(d.matrix(), d.profile(), rules_vec, pol[None, :], np.zeros((1, len(ids))), 1)
+    scores = np.zeros(len(ids), np.int64)
+    masks = np.zeros(len(ids), np.int64)
+    hand = np.array(codes, np.int64)
+    G.hand_fills(hand, d.matrix(), d.profile(), b.matrix(), sp[0], score_row, scores, masks)
+    rows = []
+    for k, slot in enumerate(b.slots):
+        if score_row[k] >= 0:
+            continue
+        used = [int(hand[j]) for j in range(H.HAND) if (masks[k] >> j) & 1]
+        rows.append({"slot": k + 1, "id": slot.id, "kind": slot.kind, "points": int(scores[k]),
+                     "cards": d.format(used)})
+    return pd.DataFrame(rows, columns=["slot", "id", "kind", "points", "cards"])
+
+
+# ---------------------------------------------------------------- one game, narrated
+
+
+@dataclass
+class SelectionGame:
+    players: int
+    first_dealer: int
+    seed: int
+    game: int
+    board: Board
+    deck: Deck
+    events: np.ndarray  # rows [kind, seat, card, a, b]
+    score: np.ndarray  # [seat, slot]
+    scratched: np.ndarray
+    open_round: np.ndarray
+    total: np.ndarray
+    hands: np.ndarray  # each seat's last hand
+    policies: list
+    reshuffles: int
+
+    @property
+    def winners(self):
+        return [int(s) for s in np.flatnonzero(self.total == self.total.max())]
+
+
+def _stacked_rows(stacked, deck: Deck):
+    """``stacked``: cards for round 1 (text or indices) or a list of such, one per round."""
+    if stacked is None:
+        return np.zeros((0, 1), np.int64)
+    if isinstance(stacked, str) or (len(stacked) and isinstance(stacked[0], (int, np.integer))):
+        stacked = [stacked]
+    rows = []
+    for i, r in enumerate(stacked):
+        cards = deck.parse(r) if isinstance(r, str) else [int(c) for c in r]
+        if any(not 0 <= c < deck.size for c in cards):
+            raise WantitError(f"stacked round {i + 1}: card indices are 0..{deck.size - 1}")
+        if len(set(cards)) != len(cards):
+            raise WantitError(f"stacked round {i + 1}: a card is given twice")
+        rows.append(cards)
+    width = max(1, max(len(r) for r in rows))
+    out = np.full((len(rows), width), -1, np.int64)
+    for i, r in enumerate(rows):
+        out[i, :len(r)] = r
+    return out
+
+
+def play_game(players=None, seed=0, game=0, rules=None, policies=None, board=None, deck=None, stacked=None,
+              rotate_dealer=True, first_dealer=None) -> SelectionGame:
+    """Play one game with tracing, exactly as ``simulate_selection`` plays game
+    ``game`` of seed ``seed``. ``stacked``: the first cards of round 1's stock (or a
+    list, one entry per round), in order; the rest follow in deck order and
+    reshuffles keep discard order (tests, replays)."""
+    st = setup(players, policies, rules, board, deck)
+    n = st.players
+    if seed < 0 or game < 0:
+        raise WantitError("seed and game must be non-negative")
+    if first_dealer is None:
+        first_dealer = game % n if rotate_dealer else 0
+    if not 0 <= first_dealer < n:
+        raise WantitError(f"first_dealer must be a seat 0..{n - 1}")
+    k = len(st.board.slots)
+    trace = np.zeros((MAX_EVENTS, TRACE_WIDTH), np.int64)
+    score = np.zeros((n, k), np.int32)
+    scratched = np.zeros((n, k), np.int8)
+    open_round = np.zeros(n, np.int8)
+    total = np.zeros(n, np.int64)
+    hands = np.zeros((n, H.HAND), np.int64)
+    n_events, reshuffles = G.play_seeded(st.deck_matrix, st.profile, st.board_matrix, st.par, st.rules_vec,
+                                         st.policy_matrix, n, int(first_dealer), int(seed), int(game),
+                                         _stacked_rows(stacked, st.deck), trace, score, scratched, open_round,
+                                         total, hands)
+    return SelectionGame(n, int(first_dealer), int(seed), int(game), st.board, st.deck, trace[:n_events].copy(),
+                         score, scratched, open_round, total, hands, st.values, int(reshuffles))
+
+
+def narrate_game(g: SelectionGame) -> str:
+    """The game as text. Lines indented by four spaces are the details (deals and
+    draws) that ``wantit deal selection`` shows only with ``--trace``."""
+    deck, board = g.deck, g.board
+    slot = [s.title for s in board.slots]
+    lines = [f"{SELECTION.title}: {g.players} player{'s' if g.players != 1 else ''}, seed {g.seed}, game {g.game}",
+             f"board: {board.label()}"]
+    if board.provisional:
+        lines.append(f"  {board.note}")
+    lines.append(f"deck: {deck.describe()}")
+    hands = [[] for _ in range(g.players)]
+    dealt = [[] for _ in range(g.players)]
+    pending = None  # [seat, draw, aimed, kept, discards, drawn]
+    notes = []
+
+    def flush():
+        nonlocal pending
+        if pending is None:
+            return
+        seat, draw, aimed, kept, discards, drawn = pending
+        aim = f"aims at {slot[aimed]}" if aimed >= 0 else "aims at nothing"
+        if not discards:
+            lines.append(f"    seat {seat}, draw {draw}: {aim}; stands pat on {deck.format(kept)}")
+        else:
+            lines.append(f"    seat {seat}, draw {draw}: {aim}; keeps {deck.format(kept) or '-'}, "
+                         f"discards {deck.format(discards)}, draws {deck.format(drawn)}")
+        lines.extend(notes)
+        notes.clear()
+        pending = None
+
+    for kind, seat, card, a, b in (tuple(int(v) for v in e) for e in g.events):
+        if kind not in (G.EV_SEL_DISCARD, G.EV_SEL_DRAWN, G.EV_SEL_RESHUFFLE, G.EV_SEL_NO_CARD):
+            flush()
+        if kind != G.EV_SEL_DEAL and any(dealt):
+            for s in range(g.players):
+                if dealt[s]:
+                    lines.append(f"    seat {s} is dealt {deck.format(dealt[s])}")
+                    dealt[s] = []
+        if kind == G.EV_SEL_ROUND:
+            lines.append(f"Round {a} (dealer seat {seat}, {b} draws)")
+        elif kind == G.EV_SEL_DEAL:
+            if not dealt[seat] and len(hands[seat]) == H.HAND:
+                hands[seat] = []
+            hands[seat].append(card)
+            dealt[seat].append(card)
+        elif kind == G.EV_SEL_TARGET:
+            lines.append(f"  seat {seat} declares {slot[a]} as its target")
+        elif kind == G.EV_SEL_AIM:
+            pending = [seat, a, b, list(hands[seat]), [], []]
+        elif kind == G.EV_SEL_DISCARD:
+            hands[seat].remove(card)
+            pending[3].remove(card)
+            pending[4].append(card)
+        elif kind == G.EV_SEL_DRAWN:
+            hands[seat].append(card)
+            pending[5].append(card)
+        elif kind == G.EV_SEL_NO_CARD:
+            notes.append(f"    no card left anywhere: seat {seat} keeps a discard")
+        elif kind == G.EV_SEL_RESHUFFLE:
+            how = "shuffled into" if b else "turned over, in discard order, as"
+            (notes if pending is not None else lines).append(
+                f"    the stock is empty: the {a} discards are {how} a new stock")
+        elif kind == G.EV_SEL_FILL:
+            lines.append(f"  seat {seat} fills {slot[a]}: {b} points with")
+        elif kind == G.EV_SEL_USED:
+            lines[-1] += f" {deck.card_text(card)}"
+        elif kind == G.EV_SEL_SCRATCH:
+            why = "by choice" if b else "no open slot it may fill can be made"
+            lines.append(f"  seat {seat} scratches {slot[a]}: 0 ({why})")
+        elif kind == G.EV_SEL_OPENED:
+            lines.append(f"  seat {seat} has made the opening ({slot[board.opening]}) in round {a}")
+        elif kind == G.EV_SEL_TOTAL:
+            if seat == 0:
+                lines.append("Final board")
+                width = max(len(s) for s in slot)
+                head = " " * (width + 2) + "".join(f"{'seat ' + str(s):>9}" for s in range(g.players))
+                lines.append(head)
+                for k, name in enumerate(slot):
+                    cells = "".join(f"{('x' if g.scratched[s, k] else '') + str(int(g.score[s, k])):>9}"
+                                    for s in range(g.players))
+                    lines.append(f"  {name:<{width}}{cells}")
+                lines.append(f"  {'total':<{width}}" + "".join(f"{int(t):>9}" for t in g.total))
+                lines.append("  (x: scratched)")
+        elif kind == G.EV_SEL_WIN:
+            shared = f" (shared by {a})" if a > 1 else ""
+            lines.append(f"seat {seat} wins with {int(g.total[seat])}{shared}")
+    flush()
+    return "\n".join(lines)

@@ -1,0 +1,996 @@
+"""Selection (RulesPal), the board-scoring game of RULES.md §5.3, for 1 to 6 players.
+
+Eleven rounds (one per board slot). Each round: a fresh deck is shuffled (unless
+``carry_hand``), 7 cards are dealt to each player one at a time from the
+dealer's left, then 2 draws (3 in the last two rounds) in which each player
+keeps at least 2 cards and is dealt replacements; an empty stock is rebuilt from
+the discard pile (shuffled, or in discard order). Then every player fills one
+open slot with at most five of their cards (scoring the used cards' points) or
+writes 0 in one: while the opening slot (Cosmopolitan) is open only it can take
+points, and a player who misses it scratches another slot; afterwards a player
+scratches only when no open slot can be filled (unless voluntary scratches are
+allowed). The highest total after eleven rounds wins; ties share.
+
+The deck and board are configuration (``selection_hands``; the Python side is
+``analyzer.selection_config``). Game ``i`` of a run seeded ``s`` draws from the
+stream ``(s, i)``, so results do not depend on threads or chunking.
+
+Policies (one ``float64`` vector per seat, indices ``P_*``): the keep policy aims
+at the open slot whose estimated final score, given the draws left, minus
+``par_weight`` times the slot's par (its mean score in a round aimed at it
+alone, ``par_batch``) is largest, and keeps the cards that slot wants (by
+default it estimates every open slot at a round's first draw only, and later
+switches only to a slot whose made hand beats its aim: ``reaim``); the assign
+policy fills the slot whose exact score minus ``par_weight`` x par is largest,
+and scratches the open slot of least par.
+"""
+
+import math
+
+import numpy as np
+from numba import njit, prange
+
+from ..rng import below, seed_stream
+from .common import TRACE_WIDTH, emit
+from .selection_hands import (
+    ACE,
+    CTX_SIZE,
+    FULL_HAND,
+    HAND,
+    K_COSMOPOLITAN,
+    K_FLUSH,
+    K_FOUR,
+    K_FULL_HOUSE,
+    K_HIGH,
+    K_LOW,
+    K_PAIR,
+    K_STRAIGHT,
+    K_STRAIGHT_FLUSH,
+    K_THREE,
+    K_TWO_PAIR,
+    MAX_USED,
+    NO_BOUND,
+    P_COLOUR_TOTAL,
+    P_RANK_POINTS,
+    P_RANK_TOTAL,
+    P_RC_TOTAL,
+    P_WINDOW_POINTS,
+    P_SCALARS,
+    S_ACE_LOW,
+    S_COSMO_COLOURS,
+    S_MEAN_POINTS_X1000,
+    S_N_CARDS,
+    S_N_COLOURS,
+    USED_ALL,
+    X_CCNT,
+    X_BUF,
+    X_CNT,
+    X_CRM,
+    X_CSUM,
+    X_GROUPS,
+    X_LH,
+    X_POINTS,
+    X_RM,
+    X_SCORES,
+    analyse,
+    best_fill,
+    bit_rank,
+    card_low_high_points,
+    colour_bests,
+    group_scores,
+    group_shape,
+    popcount,
+    rank_positions,
+    straight_mask,
+    top_points,
+)
+
+MIN_PLAYERS = 1
+MAX_PLAYERS = 6
+MIN_KEEP = 2
+MAX_SLOTS = 16
+MAX_SLOT_SCORE = MAX_USED * 25
+BOARD_KIND = 0  # board matrix columns (analyzer.selection_config.B_*)
+BOARD_USED = 1
+BOARD_OPENING = 2
+
+# Rules vector (RULES.md §5.7).
+R_ACE_ONE = 0  # SE-A3: an ace is a numerical 1 (11 points) in Low / High
+R_STRICT_ZERO = 1  # SE-A4: once High is 0, Low can only be 0
+R_VOLUNTARY_SCRATCH = 2  # SE-A5
+R_DECLARE_TARGET = 3  # SE-A6: the target slot is declared before the draws
+R_CARRY_HAND = 4  # SE-A7: hands carried over between rounds instead of a fresh deal
+R_RESHUFFLE = 5  # SE-A8: RESHUFFLE_* for the discard pile that becomes the stock
+R_LOW_HIGH_MIN = 6  # SE-A11: fewest cards in Low / High
+N_RULES = 7
+RESHUFFLE_SHUFFLE = 0
+RESHUFFLE_IN_ORDER = 1
+
+# Policy vector.
+P_PAR_WEIGHT = 0  # aim at / fill the slot maximising score - par_weight * par
+P_KEEP_MIN = 1  # Low / High: keep numerical cards worth at least this while draws remain
+P_LOW_CAP = 2  # Low filled before High: score at most this (leave room for High)
+P_NEVER_DRAW = 3  # 1: stand pat at every draw (a baseline)
+P_REAIM = 4  # 1: re-estimate every open slot at every draw; 0: only at a round's first draw
+N_POLICY = 5
+
+# Per-seat constants derived from the deck and the policy.
+A_GOOD_TOTAL = 0  # numerical cards in the deck worth >= keep_min in Low / High
+A_GOOD_MEAN = 1  # their mean points
+A_MEAN_POINTS = 2  # mean card points of the deck
+AUX_WIDTH = 3
+
+# A seat's parameter row ``sp`` (float64): the rules, its policy, its deck
+# constants and its par per slot, in one array (numba counts references to every
+# array argument of a call, so fewer arrays make the decisions cheaper).
+SP_RULES = 0
+SP_POLICY = 8
+SP_AUX = 16
+SP_PAR = 20
+SP_WIDTH = SP_PAR + MAX_SLOTS
+
+# Stock state.
+ST_TOP = 0
+ST_SIZE = 1
+ST_ORDERED = 2  # 1: draw the stock in order (a stacked round or an in-order reshuffle)
+ST_DISCARDS = 3
+ST_STACKED = 4  # 1: this round's deck is stacked (tests, replays)
+ST_WIDTH = 5
+
+# Events (rows [kind, seat, card, a, b] as in common.py; cards are deck indices).
+EV_SEL_ROUND = 70  # seat = dealer, a = round 1..11, b = draws this round
+EV_SEL_DEAL = 71  # seat is dealt card face down
+EV_SEL_AIM = 72  # seat, a = draw number, b = slot aimed at (-1 none), card = cards kept (7: stands pat)
+EV_SEL_DISCARD = 73  # seat discards card, a = draw number
+EV_SEL_DRAWN = 74  # seat is dealt card as a replacement, a = draw number
+EV_SEL_RESHUFFLE = 75  # the discards become the stock: a = cards, b = 1 shuffled / 0 in discard order
+EV_SEL_TARGET = 76  # seat declares slot a as its target (SE-A6)
+EV_SEL_FILL = 77  # seat fills slot a with b points
+EV_SEL_USED = 78  # seat uses card in slot a
+EV_SEL_SCRATCH = 79  # seat writes 0 in slot a; b = 1 voluntary (a fill was allowed), 0 forced
+EV_SEL_OPENED = 80  # seat has made the opening in round a
+EV_SEL_TOTAL = 81  # seat's final total a
+EV_SEL_WIN = 82  # seat wins, a = winners sharing
+EV_SEL_NO_CARD = 83  # the stock and discards are empty: seat's replacement is missing (never with a valid deck)
+
+
+# ---------------------------------------------------------------- probability helpers
+
+MAX_FRESH = 16  # (7 - 2 kept) x 3 draws = 15 fresh cards at most
+
+
+@njit(cache=True)
+def tail_table(unseen, out):
+    """``out[need, outs, fresh]``: P(at least ``need`` of ``outs`` good cards among
+    ``fresh`` cards drawn from ``unseen``), the hypergeometric tail, for need 0..5,
+    outs 0..out.shape[1]-1 and fresh 0..MAX_FRESH-1."""
+    lf = np.empty(unseen + 2, np.float64)
+    lf[0] = 0.0
+    for i in range(1, unseen + 2):
+        lf[i] = lf[i - 1] + math.log(i)
+    for need in range(out.shape[0]):
+        for outs in range(out.shape[1]):
+            for fresh in range(out.shape[2]):
+                if need == 0:
+                    out[need, outs, fresh] = 1.0
+                    continue
+                f = min(fresh, unseen)
+                o = min(outs, unseen)
+                if o < need or f < need:
+                    out[need, outs, fresh] = 0.0
+                    continue
+                lc = lf[unseen] - lf[f] - lf[unseen - f]
+                miss = 0.0
+                for k in range(need):
+                    if f - k > unseen - o:
+                        continue
+                    miss += math.exp(lf[o] - lf[k] - lf[o - k] + lf[unseen - o] - lf[f - k]
+                                     - lf[unseen - o - f + k] - lc)
+                out[need, outs, fresh] = max(0.0, 1.0 - miss)
+
+
+@njit(cache=True)
+def make_tail_table(prof):
+    n_cards = prof[P_SCALARS, S_N_CARDS]
+    tt = np.empty((MAX_USED + 1, n_cards + 1, MAX_FRESH), np.float64)
+    tail_table(n_cards - HAND, tt)
+    return tt
+
+
+@njit(cache=True)
+def tail(tt, need, outs, fresh):
+    if need <= 0:
+        return 1.0
+    if outs <= 0 or fresh <= 0:
+        return 0.0
+    return tt[need, min(outs, tt.shape[1] - 1), min(fresh, MAX_FRESH - 1)]
+
+
+@njit(cache=True)
+def fresh_cards(kept, draws_left):
+    return (HAND - max(kept, MIN_KEEP)) * draws_left
+
+
+# ---------------------------------------------------------------- the keep policy's estimates
+
+
+@njit(cache=True)
+def aim_groups(x, prof, kind, used_all, draws_left, mean, tt):
+    """Estimate and keep mask for ``ca`` of a rank (plus ``cb`` of another): keep
+    the cards of the most promising ranks and draw to them."""
+    ca, cb = group_shape(kind)
+    # The (up to) three most promising ranks: most copies (capped at ca), then points.
+    r0 = -1
+    r1 = -1
+    r2 = -1
+    k0 = -1
+    k1 = -1
+    k2 = -1
+    for r in range(1, ACE + 1):
+        if x[X_CNT + r] == 0:
+            continue
+        key = min(x[X_CNT + r], ca) * 100 + prof[P_RANK_POINTS, r]
+        if key > k0:
+            r2, k2 = r1, k1
+            r1, k1 = r0, k0
+            r0, k0 = r, key
+        elif key > k1:
+            r2, k2 = r1, k1
+            r1, k1 = r, key
+        elif key > k2:
+            r2, k2 = r, key
+    best = 0.0
+    ba = -1
+    bb = -1
+    for i in range(3):
+        a = r0 if i == 0 else (r1 if i == 1 else r2)
+        if a < 0:
+            continue
+        have_a = min(x[X_CNT + a], ca)
+        outs_a = prof[P_RANK_TOTAL, a] - x[X_CNT + a]
+        if cb == 0:
+            p = tail(tt, ca - have_a, outs_a, fresh_cards(have_a, draws_left))
+            v = p * ca * prof[P_RANK_POINTS, a]
+            if used_all:
+                v += p * (MAX_USED - ca) * mean
+            if v > best:
+                best = v
+                ba = a
+            continue
+        for j in range(3):
+            b = r0 if j == 0 else (r1 if j == 1 else r2)
+            if b < 0 or b == a:
+                continue
+            have_b = min(x[X_CNT + b], cb)
+            f = fresh_cards(have_a + have_b, draws_left)
+            p = tail(tt, ca - have_a, outs_a, f)
+            if p > 0.0:
+                p *= tail(tt, cb - have_b, prof[P_RANK_TOTAL, b] - x[X_CNT + b], f)
+            v = p * (ca * prof[P_RANK_POINTS, a] + cb * prof[P_RANK_POINTS, b])
+            if used_all:
+                v += p * (MAX_USED - ca - cb) * mean
+            if v > best:
+                best = v
+                ba = a
+                bb = b
+    mask = 0
+    if ba >= 0:
+        mask = rank_positions(x, ba, ca, np.int64(0))
+    if bb >= 0:
+        mask |= rank_positions(x, bb, cb, np.int64(0))
+    return best, mask
+
+
+@njit(cache=True)
+def aim_straight(x, prof, bits, colour, draws_left, tt):
+    """Estimate and keep mask for five consecutive ranks (of ``colour`` if >= 0):
+    of the windows holding most of their ranks (or one fewer), the one whose
+    chance of completion times points is best."""
+    ace_low = prof[P_SCALARS, S_ACE_LOW]
+    one = np.int64(1)
+    most = 0
+    for s in range(1, 11):
+        if prof[P_WINDOW_POINTS, s] > 0:
+            h = popcount(bits & (31 << s))
+            x[X_BUF + s] = h
+            most = max(most, h)
+        else:
+            x[X_BUF + s] = -1
+    if most == 0:
+        return 0.0, 0
+    best = 0.0
+    start = -1
+    for s in range(1, 11):
+        held = x[X_BUF + s]
+        if held < most - 1:
+            continue
+        need = 5 - held
+        tot = prof[P_WINDOW_POINTS, s]
+        if need == 0:
+            v = float(tot)
+        else:
+            f_each = max(1, fresh_cards(held, draws_left) - need + 1)
+            p = 1.0
+            missing = ~bits & (31 << s)
+            while missing and p > 0.0:
+                b = 0
+                while not (missing >> b) & 1:
+                    b += 1
+                missing &= missing - 1
+                r = bit_rank(b, ace_low)
+                if colour < 0:
+                    p *= tail(tt, one, prof[P_RANK_TOTAL, r] - x[X_CNT + r], f_each)
+                else:
+                    p *= tail(tt, one, prof[P_RC_TOTAL + colour, r], f_each)
+            v = p * tot
+        if v > best or start < 0:
+            best = v
+            start = s
+    return best, straight_mask(x, prof, start, bits, colour)
+
+
+@njit(cache=True)
+def aim_flush(x, prof, draws_left, mean, tt):
+    """The colour held most often (then by points): keep up to five of it."""
+    best_c = -1
+    best_key = -1
+    for col in range(prof[P_SCALARS, S_N_COLOURS]):
+        cc = x[X_CCNT + col]
+        if cc == 0:
+            continue
+        key = min(cc, MAX_USED) * 10000 + x[X_CSUM + col]
+        if key > best_key:
+            best_key = key
+            best_c = col
+    if best_c < 0:
+        return 0.0, 0
+    have = min(x[X_CCNT + best_c], MAX_USED)
+    s, mask = top_points(x, np.int64(0), have, best_c)
+    need = MAX_USED - have
+    p = tail(tt, need, prof[P_COLOUR_TOTAL, best_c] - x[X_CCNT + best_c], fresh_cards(have, draws_left))
+    return p * (s + need * mean), mask
+
+
+@njit(cache=True)
+def aim_straight_flush(x, prof, draws_left, tt):
+    """Straight-flush draws in the colours held most often (three or more, else
+    the most held); the best one."""
+    most = 0
+    for col in range(prof[P_SCALARS, S_N_COLOURS]):
+        most = max(most, x[X_CCNT + col])
+    floor = min(3, most)
+    best = 0.0
+    best_mask = 0
+    for col in range(prof[P_SCALARS, S_N_COLOURS]):
+        if x[X_CCNT + col] < floor:
+            continue
+        v, m = aim_straight(x, prof, x[X_CRM + col], col, draws_left, tt)
+        if v > best or best_mask == 0:
+            best = v
+            best_mask = m
+    return best, best_mask
+
+
+@njit(cache=True)
+def aim_cosmopolitan(x, prof, draws_left, mean, tt):
+    """Keep the best card of each colour held (of the five best colours), draw to
+    the missing colours."""
+    k = prof[P_SCALARS, S_N_COLOURS]
+    need_colours = prof[P_SCALARS, S_COSMO_COLOURS]
+    bests, present = colour_bests(x, prof)
+    one = np.int64(1)
+    any_colour = np.int64(-1)
+    if need_colours >= MAX_USED:
+        s, mask = top_points(x, FULL_HAND & ~bests, np.int64(MAX_USED), any_colour)
+        have = min(present, MAX_USED)
+        need = MAX_USED - have
+        if need == 0:
+            return float(s), mask
+        f = fresh_cards(have, draws_left)
+        if k == MAX_USED:
+            f_each = max(1, f - need + 1)
+            p = 1.0
+            for col in range(k):
+                if x[X_CCNT + col] == 0:
+                    p *= tail(tt, one, prof[P_COLOUR_TOTAL, col], f_each)
+        else:
+            outs = 0
+            for col in range(k):
+                if x[X_CCNT + col] == 0:
+                    outs += prof[P_COLOUR_TOTAL, col]
+            p = tail(tt, need, outs, f)
+        return p * (s + need * mean), mask
+    # Fewer colours than five: every colour once, plus any other cards.
+    s = 0
+    for i in range(HAND):
+        if (bests >> i) & 1:
+            s += x[X_POINTS + i]
+    if present == k:
+        extra, em = top_points(x, bests, MAX_USED - k, any_colour)
+        return float(s + extra), bests | em
+    need = k - present
+    f_each = max(1, fresh_cards(present, draws_left) - need + 1)
+    p = 1.0
+    for col in range(k):
+        if x[X_CCNT + col] == 0:
+            p *= tail(tt, one, prof[P_COLOUR_TOTAL, col], f_each)
+    return p * (s + (MAX_USED - present) * mean), bests
+
+
+@njit(cache=True)
+def aim_low_high(x, sp, lo, hi, draws_left, unseen):
+    """Keep the numerical cards worth at least ``keep_min`` (at most five, staying
+    within ``hi``); expect the good numerical cards the draws bring."""
+    keep_min = sp[SP_POLICY + P_KEEP_MIN]
+    good_held = 0
+    taken = 0
+    for i in range(HAND):
+        if x[X_LH + i] == 0:
+            taken |= 1 << i
+        elif x[X_LH + i] >= keep_min:
+            good_held += 1
+    s = 0
+    kept = 0
+    mask = 0
+    while kept < MAX_USED:
+        bi = -1
+        for i in range(HAND):
+            if not (taken >> i) & 1 and (bi < 0 or x[X_LH + i] > x[X_LH + bi]):
+                bi = i
+        if bi < 0 or x[X_LH + bi] < keep_min:
+            break
+        taken |= 1 << bi
+        v = x[X_LH + bi]
+        if s + v > hi:
+            continue
+        s += v
+        kept += 1
+        mask |= 1 << bi
+    e = float(s)
+    if kept < MAX_USED:
+        outs = sp[SP_AUX + A_GOOD_TOTAL] - good_held
+        expected = fresh_cards(kept, draws_left) * max(outs, 0.0) / max(unseen, 1)
+        e += min(MAX_USED - kept, expected) * sp[SP_AUX + A_GOOD_MEAN]
+    e = min(e, float(hi))
+    if e <= lo:
+        e *= 0.2
+    return e, mask
+
+
+# ---------------------------------------------------------------- rules helpers
+
+
+@njit(cache=True)
+def low_high_bounds(kind, score_row, low_idx, high_idx, sp):
+    """``(lo, hi, forced)``: a Low / High fill must score in ``(lo, hi]``. ``forced``
+    False means ``hi`` is only the policy's own cap (``low_cap``) for a Low filled
+    before High (§5.4; SE-A4 with the strict option)."""
+    if kind == K_HIGH:
+        if low_idx >= 0 and score_row[low_idx] > 0:
+            return np.int64(score_row[low_idx]), NO_BOUND, True
+        return 0, NO_BOUND, True
+    if kind == K_LOW and high_idx >= 0:
+        h = np.int64(score_row[high_idx])
+        if h > 0:
+            return 0, h - 1, True
+        if h == 0 and sp[SP_RULES + R_STRICT_ZERO] > 0:
+            return 0, 0, True
+        if h < 0:
+            return 0, np.int64(sp[SP_POLICY + P_LOW_CAP]), False
+    return 0, NO_BOUND, True
+
+
+@njit(cache=True)
+def eligible_slots(score_row, n_slots, opening, target):
+    """Slots that may take points now: the declared target, else the opening slot
+    while it is open, else every open slot."""
+    if target >= 0:
+        return 1 << target
+    if opening >= 0 and score_row[opening] < 0:
+        return 1 << opening
+    m = 0
+    for k in range(n_slots):
+        if score_row[k] < 0:
+            m |= 1 << k
+    return m
+
+
+@njit(cache=True)
+def aim_slot(kind, used, x, prof, sp, lo, hi, draws_left, tt):
+    """The keep policy's ``(estimated final score, keep mask)`` for one slot."""
+    mean = sp[SP_AUX + A_MEAN_POINTS]
+    used_all = used == USED_ALL
+    if kind == K_LOW or kind == K_HIGH:
+        return aim_low_high(x, sp, lo, hi, draws_left, prof[P_SCALARS, S_N_CARDS] - HAND)
+    if kind == K_PAIR or kind == K_TWO_PAIR or kind == K_THREE or kind == K_FOUR or kind == K_FULL_HOUSE:
+        return aim_groups(x, prof, kind, used_all, draws_left, mean, tt)
+    if kind == K_STRAIGHT:
+        return aim_straight(x, prof, x[X_RM], np.int64(-1), draws_left, tt)
+    if kind == K_FLUSH:
+        return aim_flush(x, prof, draws_left, mean, tt)
+    if kind == K_STRAIGHT_FLUSH:
+        return aim_straight_flush(x, prof, draws_left, tt)
+    if kind == K_COSMOPOLITAN:
+        return aim_cosmopolitan(x, prof, draws_left, mean, tt)
+    return 0.0, 0
+
+
+@njit(cache=True)
+def at_least_two(mask, x):
+    """Add the highest-point cards until at least ``MIN_KEEP`` are kept."""
+    while popcount(mask) < MIN_KEEP:
+        _, m = top_points(x, mask, np.int64(1), np.int64(-1))
+        mask |= m
+    return mask
+
+
+@njit(cache=True)
+def fill_score(kind, used, x, prof, sp, score_row, low_idx, high_idx):
+    """The score and used positions a seat writes in a slot (0: cannot fill). A Low
+    filled before High keeps within the policy's ``low_cap``, or failing that
+    scores as little as it can."""
+    lo, hi, forced = low_high_bounds(kind, score_row, low_idx, high_idx, sp)
+    if hi <= 0:
+        return 0, 0
+    mn = np.int64(sp[SP_RULES + R_LOW_HIGH_MIN])
+    s, m = best_fill(kind, used, x, prof, mn, lo, hi, np.bool_(True))
+    if s == 0 and not forced:
+        s, m = best_fill(kind, used, x, prof, mn, lo, np.int64(NO_BOUND), np.bool_(False))
+    return s, m
+
+
+@njit(cache=True)
+def fill_scores(eligible, x, prof, board, sp, score_row, low_idx, high_idx):
+    """``fill_score`` of every eligible slot into ``x[X_SCORES + k]`` (the score
+    only; the rank-group kinds from one pass over the rank counts)."""
+    n_slots = board.shape[0]
+    groups = False
+    for k in range(n_slots):
+        if (eligible >> k) & 1:
+            kind = board[k, BOARD_KIND]
+            if board[k, BOARD_USED] != USED_ALL and (kind == K_PAIR or kind == K_TWO_PAIR or kind == K_THREE
+                                                      or kind == K_FOUR or kind == K_FULL_HOUSE):
+                groups = True
+    if groups:
+        group_scores(x, prof, x[X_GROUPS:])
+    for k in range(n_slots):
+        if not (eligible >> k) & 1:
+            continue
+        kind = board[k, BOARD_KIND]
+        if board[k, BOARD_USED] != USED_ALL and (kind == K_PAIR or kind == K_TWO_PAIR or kind == K_THREE
+                                                  or kind == K_FOUR or kind == K_FULL_HOUSE):
+            x[X_SCORES + k] = x[X_GROUPS + kind]
+        else:
+            x[X_SCORES + k], _ = fill_score(kind, board[k, BOARD_USED], x, prof, sp, score_row, low_idx, high_idx)
+
+
+@njit(cache=True)
+def choose_keep(eligible, prev_aim, x, prof, board, sp, score_row, low_idx, high_idx, draws_left, tt):
+    """The keep policy on the analysed hand ``x``: ``(keep mask, slot aimed at or
+    -1)``. It aims at the eligible slot whose estimated final score minus
+    ``par_weight`` x par is largest and keeps the cards that slot wants. After a
+    round's first draw (``prev_aim`` >= 0) and without ``reaim``, only the previous
+    aim is estimated again; another slot takes over only when its made hand already
+    beats that estimate (then its used cards are kept). Sees only the seat's own
+    cards and board, the draws left and the deck's composition."""
+    if sp[SP_POLICY + P_NEVER_DRAW] > 0:
+        return FULL_HAND, -1
+    w = sp[SP_POLICY + P_PAR_WEIGHT]
+    best = -1e300
+    best_k = -1
+    best_mask = FULL_HAND
+    if prev_aim < 0 or sp[SP_POLICY + P_REAIM] > 0 or not (eligible >> prev_aim) & 1:
+        for k in range(board.shape[0]):
+            if not (eligible >> k) & 1:
+                continue
+            kind = board[k, BOARD_KIND]
+            lo, hi, _ = low_high_bounds(kind, score_row, low_idx, high_idx, sp)
+            if hi <= 0:
+                continue
+            est, mask = aim_slot(kind, board[k, BOARD_USED], x, prof, sp, lo, hi, draws_left, tt)
+            v = est - w * sp[SP_PAR + k]
+            if v > best:
+                best = v
+                best_k = k
+                best_mask = mask
+    else:
+        kind = board[prev_aim, BOARD_KIND]
+        lo, hi, _ = low_high_bounds(kind, score_row, low_idx, high_idx, sp)
+        est, best_mask = aim_slot(kind, board[prev_aim, BOARD_USED], x, prof, sp, lo, hi, draws_left, tt)
+        best = est - w * sp[SP_PAR + prev_aim]
+        best_k = prev_aim
+        others = eligible & ~(1 << prev_aim)
+        fill_scores(others, x, prof, board, sp, score_row, low_idx, high_idx)
+        made = -1
+        for k in range(board.shape[0]):
+            if (others >> k) & 1 and x[X_SCORES + k] > 0:
+                v = x[X_SCORES + k] - w * sp[SP_PAR + k]
+                if v > best:
+                    best = v
+                    made = k
+        if made >= 0:
+            best_k = made
+            _, best_mask = fill_score(board[made, BOARD_KIND], board[made, BOARD_USED], x, prof, sp, score_row,
+                                      low_idx, high_idx)
+    if best_k < 0:
+        return FULL_HAND, -1
+    return at_least_two(best_mask, x), best_k
+
+
+@njit(cache=True)
+def choose_fill(eligible, x, prof, board, sp, score_row, opening, low_idx, high_idx):
+    """The assign policy on the analysed hand ``x``: ``(slot, points, used mask,
+    how)`` with ``how`` 0 a fill, 1 a voluntary scratch, 2 a forced scratch
+    (points 0). Fills the slot whose score minus ``par_weight`` x par is largest;
+    scratches the open slot of least par."""
+    n_slots = board.shape[0]
+    w = sp[SP_POLICY + P_PAR_WEIGHT]
+    fill_scores(eligible, x, prof, board, sp, score_row, low_idx, high_idx)
+    best = -1e300
+    best_k = -1
+    for k in range(n_slots):
+        if (eligible >> k) & 1 and x[X_SCORES + k] > 0:
+            v = x[X_SCORES + k] - w * sp[SP_PAR + k]
+            if v > best:
+                best = v
+                best_k = k
+    # The scratch candidate: the open slot of least par; not the opening slot while
+    # it is open, unless it is the last open slot (§5.3 a, SE-A10).
+    opening_open = opening >= 0 and score_row[opening] < 0
+    z = -1
+    for k in range(n_slots):
+        if score_row[k] >= 0 or (opening_open and k == opening):
+            continue
+        if z < 0 or sp[SP_PAR + k] < sp[SP_PAR + z]:
+            z = k
+    if best_k < 0:
+        if z < 0:
+            return opening, 0, 0, 2
+        return z, 0, 0, 2
+    if sp[SP_RULES + R_VOLUNTARY_SCRATCH] > 0 and not opening_open and z >= 0 and -w * sp[SP_PAR + z] > best:
+        return z, 0, 0, 1
+    s, m = fill_score(board[best_k, BOARD_KIND], board[best_k, BOARD_USED], x, prof, sp, score_row,
+                      low_idx, high_idx)
+    return best_k, s, m, 0
+
+
+@njit(cache=True)
+def hand_fills(hand, deck, prof, board, sp_row, score_row, scores, masks):
+    """``fill_score`` of every open slot (``score_row[k] < 0``) for one 7-card hand,
+    into ``scores`` and ``masks`` (-1 and 0 for filled slots): queries and tests."""
+    x = np.zeros(CTX_SIZE, np.int64)
+    analyse(hand, deck, prof, sp_row[SP_RULES + R_ACE_ONE] > 0, x)
+    _, low_idx, high_idx = board_roles(board, board.shape[0])
+    for k in range(board.shape[0]):
+        if score_row[k] >= 0:
+            scores[k] = -1
+            masks[k] = 0
+            continue
+        scores[k], masks[k] = fill_score(board[k, BOARD_KIND], board[k, BOARD_USED], x, prof, sp_row, score_row,
+                                         low_idx, high_idx)
+
+
+# ---------------------------------------------------------------- the stock
+
+
+@njit(cache=True)
+def new_stock(stock, st, n_cards, stacked, rnd):
+    """Collect every card into a fresh stock for round ``rnd`` (0-based): shuffled
+    lazily by ``draw_card``, or stacked when ``stacked`` has a row for this round
+    (its cards first, in order, -1 ends a row; then the rest in index order)."""
+    st[ST_TOP] = 0
+    st[ST_SIZE] = n_cards
+    st[ST_DISCARDS] = 0
+    if rnd < stacked.shape[0]:
+        seen = np.zeros(n_cards, np.bool_)
+        m = 0
+        for j in range(stacked.shape[1]):
+            c = stacked[rnd, j]
+            if c < 0:
+                break
+            stock[m] = c
+            seen[c] = True
+            m += 1
+        for c in range(n_cards):
+            if not seen[c]:
+                stock[m] = c
+                m += 1
+        st[ST_ORDERED] = 1
+        st[ST_STACKED] = 1
+    else:
+        for c in range(n_cards):
+            stock[c] = c
+        st[ST_ORDERED] = 0
+        st[ST_STACKED] = 0
+
+
+@njit(cache=True)
+def draw_card(stock, st, disc, stream, in_order, trace, n_events):
+    """The next stock card; an empty stock is first rebuilt from the discard pile
+    (shuffled, or in discard order: ``in_order`` or a stacked round). Returns
+    ``(card or -1, n_events, 1 if the discards were reshuffled)``."""
+    reshuffled = 0
+    if st[ST_TOP] >= st[ST_SIZE]:
+        nd = st[ST_DISCARDS]
+        if nd == 0:
+            return -1, n_events, 0
+        for i in range(nd):
+            stock[i] = disc[i]
+        st[ST_TOP] = 0
+        st[ST_SIZE] = nd
+        st[ST_DISCARDS] = 0
+        st[ST_ORDERED] = 1 if (in_order or st[ST_STACKED]) else 0
+        n_events = emit(trace, n_events, EV_SEL_RESHUFFLE, -1, -1, nd, 1 - st[ST_ORDERED])
+        reshuffled = 1
+    top = st[ST_TOP]
+    if not st[ST_ORDERED]:
+        j = top + below(stream, st[ST_SIZE] - top)
+        c = stock[j]
+        stock[j] = stock[top]
+        stock[top] = c
+    st[ST_TOP] = top + 1
+    return stock[top], n_events, reshuffled
+
+
+# ---------------------------------------------------------------- one game
+
+
+@njit(cache=True)
+def board_roles(board, n_slots):
+    """``(opening slot, low slot, high slot)``, -1 where the board has none."""
+    opening = -1
+    low_idx = -1
+    high_idx = -1
+    for k in range(n_slots):
+        if board[k, BOARD_OPENING]:
+            opening = k
+        if board[k, BOARD_KIND] == K_LOW:
+            low_idx = k
+        if board[k, BOARD_KIND] == K_HIGH:
+            high_idx = k
+    return opening, low_idx, high_idx
+
+
+@njit(cache=True)
+def seat_params(deck, prof, rules, policies, par, n):
+    """Each seat's parameter row ``sp``: rules, policy, deck constants seen
+    through the policy, and par per slot."""
+    ace_one = rules[R_ACE_ONE] > 0
+    n_cards = prof[P_SCALARS, S_N_CARDS]
+    sp = np.zeros((n, SP_WIDTH))
+    for s in range(n):
+        for i in range(rules.shape[0]):
+            sp[s, SP_RULES + i] = rules[i]
+        for i in range(policies.shape[1]):
+            sp[s, SP_POLICY + i] = policies[s, i]
+        for k in range(par.shape[1]):
+            sp[s, SP_PAR + k] = par[s, k]
+        keep_min = policies[s, P_KEEP_MIN]
+        good = 0
+        good_pts = 0
+        for c in range(n_cards):
+            v = card_low_high_points(deck, c, ace_one)
+            if v > 0 and v >= keep_min:
+                good += 1
+                good_pts += v
+        sp[s, SP_AUX + A_GOOD_TOTAL] = good
+        sp[s, SP_AUX + A_GOOD_MEAN] = good_pts / good if good else 0.0
+        sp[s, SP_AUX + A_MEAN_POINTS] = prof[P_SCALARS, S_MEAN_POINTS_X1000] / 1000.0
+    return sp
+
+
+@njit(cache=True)
+def replace_cards(hand, keep, stock, st, disc, stream, in_order, seat, draw_no, trace, n_events):
+    """Discard the cards outside ``keep`` face down, then deal their replacements.
+    Returns ``(n_events, reshuffles)``."""
+    reshuffles = 0
+    for j in range(HAND):
+        if not (keep >> j) & 1:
+            disc[st[ST_DISCARDS]] = hand[j]
+            st[ST_DISCARDS] += 1
+            n_events = emit(trace, n_events, EV_SEL_DISCARD, seat, hand[j], draw_no, 0)
+    for j in range(HAND):
+        if not (keep >> j) & 1:
+            c, n_events, r = draw_card(stock, st, disc, stream, in_order, trace, n_events)
+            reshuffles += r
+            if c < 0:
+                # Cannot happen with at least 7 cards per player (checked on the
+                # Python side); keep the old card rather than lose one.
+                st[ST_DISCARDS] -= 1
+                n_events = emit(trace, n_events, EV_SEL_NO_CARD, seat, -1, draw_no, 0)
+                continue
+            hand[j] = c
+            n_events = emit(trace, n_events, EV_SEL_DRAWN, seat, c, draw_no, 0)
+    return n_events, reshuffles
+
+
+@njit(cache=True)
+def play(deck, prof, board, sp, n, first_dealer, stream, stacked, trace,
+         hands, stock, disc, st, aims, tt, x, score, scratched, open_round, total):
+    """Play one game with the seats' parameter rows ``sp``; writes ``score[s, k]``
+    (points in slot k), ``scratched[s, k]``, ``open_round[s]`` (round the opening
+    slot took points, 0 never or no opening slot) and ``total[s]``. Returns
+    ``(n_events, reshuffles)``."""
+    n_events = 0
+    reshuffles = 0
+    n_slots = board.shape[0]
+    n_cards = prof[P_SCALARS, S_N_CARDS]
+    opening, low_idx, high_idx = board_roles(board, n_slots)
+    ace_one = sp[0, SP_RULES + R_ACE_ONE] > 0
+    carry = sp[0, SP_RULES + R_CARRY_HAND] > 0
+    in_order = sp[0, SP_RULES + R_RESHUFFLE] == RESHUFFLE_IN_ORDER
+    declare = sp[0, SP_RULES + R_DECLARE_TARGET] > 0
+    for s in range(n):
+        open_round[s] = 0
+        for k in range(n_slots):
+            score[s, k] = -1
+            scratched[s, k] = 0
+    for t in range(n_slots):
+        rnd = t + 1
+        dealer = (first_dealer + t) % n
+        draws = 3 if t >= n_slots - 2 else 2
+        n_events = emit(trace, n_events, EV_SEL_ROUND, dealer, -1, rnd, draws)
+        if t == 0 or not carry:
+            new_stock(stock, st, n_cards, stacked, t)
+            for j in range(HAND):
+                for i in range(1, n + 1):
+                    s = (dealer + i) % n
+                    c, n_events, r = draw_card(stock, st, disc, stream, in_order, trace, n_events)
+                    reshuffles += r
+                    hands[s, j] = c
+                    n_events = emit(trace, n_events, EV_SEL_DEAL, s, c, 0, 0)
+        for i in range(1, n + 1):
+            s = (dealer + i) % n
+            aims[s, 0] = -1  # declared target (SE-A6)
+            aims[s, 1] = -1  # slot aimed at by the last draw
+            if declare:
+                el = eligible_slots(score[s], n_slots, opening, np.int64(-1))
+                analyse(hands[s], deck, prof, ace_one, x)
+                _, tk = choose_keep(el, np.int64(-1), x, prof, board, sp[s], score[s], low_idx, high_idx, draws, tt)
+                if tk < 0:
+                    # Standing pat aims nowhere: declare the open slot scoring most now.
+                    tk, _, _, _ = choose_fill(el, x, prof, board, sp[s], score[s], opening, low_idx, high_idx)
+                aims[s, 0] = tk
+                n_events = emit(trace, n_events, EV_SEL_TARGET, s, -1, tk, 0)
+        for d in range(draws):
+            for i in range(1, n + 1):
+                s = (dealer + i) % n
+                el = eligible_slots(score[s], n_slots, opening, aims[s, 0])
+                analyse(hands[s], deck, prof, ace_one, x)
+                keep, aimed = choose_keep(el, aims[s, 1], x, prof, board, sp[s], score[s], low_idx, high_idx,
+                                          draws - d, tt)
+                aims[s, 1] = aimed
+                n_events = emit(trace, n_events, EV_SEL_AIM, s, popcount(keep), d + 1, aimed)
+                if keep != FULL_HAND:
+                    n_events, r = replace_cards(hands[s], keep, stock, st, disc, stream, in_order, s, d + 1,
+                                                trace, n_events)
+                    reshuffles += r
+        # Scoring: every player at once, from the cards each holds now.
+        for i in range(1, n + 1):
+            s = (dealer + i) % n
+            el = eligible_slots(score[s], n_slots, opening, aims[s, 0])
+            analyse(hands[s], deck, prof, ace_one, x)
+            k, pts, used, how = choose_fill(el, x, prof, board, sp[s], score[s], opening, low_idx, high_idx)
+            score[s, k] = pts
+            if how == 0:
+                n_events = emit(trace, n_events, EV_SEL_FILL, s, -1, k, pts)
+                for j in range(HAND):
+                    if (used >> j) & 1:
+                        n_events = emit(trace, n_events, EV_SEL_USED, s, hands[s, j], k, 0)
+                if k == opening:
+                    open_round[s] = rnd
+                    n_events = emit(trace, n_events, EV_SEL_OPENED, s, -1, rnd, 0)
+            else:
+                scratched[s, k] = 1
+                n_events = emit(trace, n_events, EV_SEL_SCRATCH, s, -1, k, 1 if how == 1 else 0)
+    best = -1
+    winners = 0
+    for s in range(n):
+        tot = 0
+        for k in range(n_slots):
+            tot += score[s, k]
+        total[s] = tot
+        n_events = emit(trace, n_events, EV_SEL_TOTAL, s, -1, tot, 0)
+        if tot > best:
+            best = tot
+            winners = 1
+        elif tot == best:
+            winners += 1
+    for s in range(n):
+        if total[s] == best:
+            n_events = emit(trace, n_events, EV_SEL_WIN, s, -1, winners, 0)
+    return n_events, reshuffles
+
+
+@njit(cache=True)
+def _workspace(n_cards):
+    """Hands, stock, discard pile, stock state, targets and aims, decision context."""
+    return (np.zeros((MAX_PLAYERS, HAND), np.int64), np.zeros(n_cards, np.int64), np.zeros(n_cards, np.int64),
+            np.zeros(ST_WIDTH, np.int64), np.zeros((MAX_PLAYERS, 2), np.int64), np.zeros(CTX_SIZE, np.int64))
+
+
+@njit(cache=True)
+def play_seeded(deck, prof, board, par, rules, policies, n, first_dealer, seed, game, stacked, trace,
+                score, scratched, open_round, total, hands_out):
+    """Game ``game`` of a run seeded ``seed`` (rounds with a ``stacked`` row are
+    stacked); ``hands_out[s]`` gets each seat's last hand. Returns
+    ``(n_events, reshuffles)``."""
+    hands, stock, disc, st, aims, x = _workspace(prof[P_SCALARS, S_N_CARDS])
+    tt = make_tail_table(prof)
+    sp = seat_params(deck, prof, rules, policies, par, n)
+    stream = np.zeros(2, np.uint64)
+    seed_stream(stream, seed, game)
+    out = play(deck, prof, board, sp, n, first_dealer, stream, stacked, trace,
+               hands, stock, disc, st, aims, tt, x, score, scratched, open_round, total)
+    hands_out[:, :] = hands[:n]
+    return out
+
+
+BLOCK = 512
+
+
+@njit(cache=True, parallel=True)
+def play_batch(deck, prof, board, par, rules, policies, n, seed, first, count, rotate_dealer,
+               score, scratched, open_round, total, reshuffles):
+    """Games ``first .. first + count - 1`` in parallel (game ``g`` on the stream
+    ``(seed, g)``, first dealer ``g % n`` when rotating, else seat 0); results by
+    game row. Work space is allocated once per block of games."""
+    tt = make_tail_table(prof)
+    sp = seat_params(deck, prof, rules, policies, par, n)
+    no_trace = np.zeros((0, TRACE_WIDTH), np.int64)
+    no_stack = np.zeros((0, 1), np.int64)
+    n_blocks = (count + BLOCK - 1) // BLOCK
+    for b in prange(n_blocks):
+        hands, stock, disc, st, aims, x = _workspace(prof[P_SCALARS, S_N_CARDS])
+        stream = np.zeros(2, np.uint64)
+        # Private copies: numba counts references to array arguments on every call,
+        # and threads updating the counts of shared arrays slow each other down.
+        my_deck, my_prof, my_board, my_sp, my_tt = deck.copy(), prof.copy(), board.copy(), sp.copy(), tt.copy()
+        for i in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+            g = first + i
+            seed_stream(stream, seed, g)
+            first_dealer = g % n if rotate_dealer else 0
+            _, r = play(my_deck, my_prof, my_board, my_sp, n, first_dealer, stream, no_stack, no_trace,
+                        hands, stock, disc, st, aims, my_tt, x, score[i], scratched[i], open_round[i], total[i])
+            reshuffles[i] = r
+
+
+@njit(cache=True)
+def par_batch(deck, prof, board, rules, policy, seed, trials, out):
+    """Each slot's par: its mean score over ``trials`` single rounds (a fresh deck,
+    7 cards, 2 draws) played by one seat aiming at that slot alone with ``policy``,
+    every other slot open (so a Low keeps within the policy's ``low_cap``). Trial
+    ``j`` of slot ``k`` uses the stream ``(seed, k * trials + j)``."""
+    n_slots = board.shape[0]
+    n_cards = prof[P_SCALARS, S_N_CARDS]
+    tt = make_tail_table(prof)
+    policies = np.zeros((1, policy.shape[0]))
+    policies[0] = policy
+    sp = seat_params(deck, prof, rules, policies, np.zeros((1, n_slots)), 1)
+    ace_one = rules[R_ACE_ONE] > 0
+    opening, low_idx, high_idx = board_roles(board, n_slots)
+    zero, one, no = np.int64(0), np.int64(1), np.bool_(False)  # not literals: one compiled version of each callee
+    for k in range(n_slots):
+        hands, stock, disc, st, aims, x = _workspace(n_cards)
+        no_stack = np.zeros((0, 1), np.int64)
+        no_trace = np.zeros((0, TRACE_WIDTH), np.int64)
+        stream = np.zeros(2, np.uint64)
+        score_row = np.full(n_slots, -1, np.int32)
+        my_sp = sp[0].copy()
+        hand = hands[0]
+        total = 0
+        for j in range(trials):
+            seed_stream(stream, seed, k * trials + j)
+            new_stock(stock, st, n_cards, no_stack, zero)
+            for i in range(HAND):
+                c, _, _ = draw_card(stock, st, disc, stream, no, no_trace, zero)
+                hand[i] = c
+            for d in range(2):
+                analyse(hand, deck, prof, ace_one, x)
+                keep, _ = choose_keep(one << k, -one, x, prof, board, my_sp, score_row, low_idx, high_idx, 2 - d, tt)
+                replace_cards(hand, keep, stock, st, disc, stream, no, zero, d + 1, no_trace, zero)
+            analyse(hand, deck, prof, ace_one, x)
+            s, _ = fill_score(board[k, BOARD_KIND], board[k, BOARD_USED], x, prof, my_sp, score_row,
+                              low_idx, high_idx)
+            total += s
+        out[k] = total / trials
