@@ -36,6 +36,7 @@ import numpy as np
 from numba import njit, prange
 
 from analyzer.evaluate import _tables
+from analyzer.errors import WantitError
 from analyzer.variants import VARIANTS
 from kernels.evaluate import high_hashed, low_hashed
 from kernels.games.common import R_ANTE
@@ -50,8 +51,16 @@ from kernels.showdown import (
 )
 
 SEED = 20240607
-PLAYERS = (2, 4, 7)
-POLICIES = ("always_take", "heuristic")  # the baseline preset, then the tuned one
+PLAYERS = (2, 3, 4, 5, 7)  # issue 3 asks 2, 4, 7 for the offer games; issue 4 asks 3, 5, 7
+POLICIES = ("baseline", "heuristic")  # each variant's baseline preset, then the tuned one
+BASELINES = ("always_take", "always_accept", "random_pass_best_high")
+
+
+def presets_of(v):
+    """The presets measured for a variant: its baseline (take / accept everything, or
+    pass at random), then ``heuristic``."""
+    baseline = next(p for p in BASELINES if p in v.presets)
+    return (baseline, "heuristic")
 WARMUP_DEALS = 1_000
 REPEATS = 3
 ROTATE_DEALER = True
@@ -159,7 +168,14 @@ def row(variant, players, policy, threads, deals, seconds):
 
 def player_counts(v):
     """The benchmark's player counts this variant allows."""
-    return [n for n in PLAYERS if v.min_players <= n <= v.max_players]
+    counts = []
+    for n in PLAYERS:
+        try:
+            v.check_table(n)
+        except WantitError:
+            continue
+        counts.append(n)
+    return counts
 
 
 def compile_all(t, variants):
@@ -171,7 +187,7 @@ def compile_all(t, variants):
         floor_runner(t, n, WARMUP_DEALS, out)()
         for v in variants:
             if n in player_counts(v):
-                game_runner(t, v, POLICIES[0], n, WARMUP_DEALS, out)()
+                game_runner(t, v, presets_of(v)[0], n, WARMUP_DEALS, out)()
     return time.perf_counter() - start
 
 
@@ -186,7 +202,7 @@ def measure(t, variants, deals, thread_counts):
             for v in variants:
                 if n not in player_counts(v):
                     continue
-                for preset in POLICIES:
+                for preset in presets_of(v):
                     seconds = best_time(game_runner(t, v, preset, n, deals, out))
                     rows.append(row(v.name, n, preset, threads, deals, seconds))
     return rows
@@ -205,9 +221,11 @@ def ordered(rows, variants):
     """Table order: players, then the floor and the variants in registry order,
     then policy, then threads."""
     rank = {FLOOR: -1, **{v.name: i for i, v in enumerate(variants)}}
-    policy_rank = {FLOOR_POLICY: -1, **{p: i for i, p in enumerate(POLICIES)}}
+    def policy_rank(p):
+        return -1 if p == FLOOR_POLICY else 1 if p == "heuristic" else 0
+
     return sorted(rows, key=lambda r: (r["players"], rank[r["variant"]],
-                                       policy_rank[r["policy"]], r["threads"]))
+                                       policy_rank(r["policy"]), r["threads"]))
 
 
 # ---------------------------------------------------------------- reporting
