@@ -13,10 +13,7 @@ peers do. The numbers are for information: no test depends on them.
 """
 
 import argparse
-import csv
 import datetime
-import json
-import math
 import os
 import platform
 import sys
@@ -27,6 +24,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from _common import REPEATS, best_time, table_lines, write_results
 from analyzer import evaluate_high, evaluate_low
 from kernels.cards import RANK_CHARS, SUIT_CHARS
 from kernels.evaluate import eval_tables, high_batch_hashed, low_batch_hashed
@@ -41,7 +39,6 @@ SEED = 20240607
 GEN_CHUNK = 250_000  # rows per generation chunk: 250k x 52 float64 is about 100 MB
 WARMUP_HANDS = 1_000
 CHECK_HANDS = 2_000
-REPEATS = 3
 FIVE_KIND_DEFAULT = 0  # kernels.ranking.FK_ABOVE_STRAIGHT_FLUSH, the API default
 NO_LOW_QUALIFIER = 1  # the smallest low strength; analyzer.low_threshold(None)
 
@@ -85,14 +82,6 @@ def phevaluator_hands(hands):
     return [tuple(row) for row in hands.tolist()]
 
 
-def best_time(run):
-    """Best wall time of ``REPEATS`` calls of ``run``: the least disturbed one."""
-    best = math.inf
-    for _ in range(REPEATS):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def check_same_order(ours, theirs, name, larger_is_better):
@@ -192,17 +181,7 @@ def print_table(rows):
     headers = ["evaluator", "task", "threads", "hands", "seconds", "M evals/s",
                "x eval7", "x phevaluator"]
     lines = [[cell(r, key) for key in COLUMNS] for r in rows]
-    widths = [max(len(h), *(len(line[i]) for line in lines)) for i, h in enumerate(headers)]
-    left = 2  # evaluator and task read better left-aligned, numbers right-aligned
-
-    def fmt(values):
-        return "  ".join(v.ljust(w) if i < left else v.rjust(w)
-                         for i, (v, w) in enumerate(zip(values, widths)))
-
-    print(fmt(headers))
-    print("  ".join("-" * w for w in widths))
-    for line in lines:
-        print(fmt(line))
+    print("\n".join(table_lines(headers, lines, text_columns=(0, 1))))
 
 
 def print_targets(rows, thread_counts):
@@ -223,15 +202,6 @@ def print_targets(rows, thread_counts):
         print("measured: thread scaling not measured (numba has one thread here)")
 
 
-def write_results(rows, out, metadata):
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with out.open("w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=COLUMNS, restval="n/a")
-        writer.writeheader()
-        writer.writerows(rows)
-    meta_path = out.with_suffix(".json")
-    meta_path.write_text(json.dumps(metadata, indent=2) + "\n")
-    print(f"\nwrote {out} and {meta_path}")
 
 
 def parse_args():
@@ -283,7 +253,7 @@ def main():
     print_table(rows)
     print_targets(rows, thread_counts)
 
-    write_results(rows, args.out, {
+    write_results(rows, args.out, COLUMNS, {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "hands": args.hands,
         "peer_hands": args.peer_hands,

@@ -22,10 +22,7 @@ The numbers are for information: no test depends on them.
 """
 
 import argparse
-import csv
 import datetime
-import json
-import math
 import os
 import platform
 import time
@@ -35,6 +32,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from _common import REPEATS, best_time, table_lines, write_results
 from analyzer.evaluate import _tables
 from analyzer.errors import WantitError
 from analyzer.variants import VARIANTS
@@ -62,7 +60,6 @@ def presets_of(v):
     baseline = next(p for p in BASELINES if p in v.presets)
     return (baseline, "heuristic")
 WARMUP_DEALS = 1_000
-REPEATS = 3
 ROTATE_DEALER = True
 STUD_CARDS = 7
 FLOOR = "stud floor"
@@ -151,14 +148,6 @@ def floor_runner(t, n, count, out):
     return run
 
 
-def best_time(run):
-    """Best wall time of ``REPEATS`` calls of ``run``: the least disturbed one."""
-    best = math.inf
-    for _ in range(REPEATS):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def row(variant, players, policy, threads, deals, seconds):
@@ -250,21 +239,14 @@ def print_table(rows, thread_counts):
     headers = ["variant", "players", "policy", "threads", "deals", "seconds", "deals/s",
                "x floor"]
     lines = [[cell(r, key) for key in COLUMNS] for r in rows]
-    widths = [max(len(h), *(len(line[i]) for line in lines)) for i, h in enumerate(headers)]
-    text_columns = (0, 2)  # variant and policy read better left-aligned, numbers right-aligned
-
-    def fmt(values):
-        return "  ".join(v.ljust(w) if i in text_columns else v.rjust(w)
-                         for i, (v, w) in enumerate(zip(values, widths)))
-
-    print(fmt(headers))
-    print("  ".join("-" * w for w in widths))
+    text = table_lines(headers, lines, text_columns=(0, 2))  # variant and policy left-aligned
+    print("\n".join(text[:2]))
     previous = None
-    for r, line in zip(rows, lines):
+    for r, line in zip(rows, text[2:]):
         if previous is not None and r["players"] != previous:
-            print()
+            print()  # a blank line between player counts
         previous = r["players"]
-        print(fmt(line))
+        print(line)
     print_target(rows, thread_counts)
 
 
@@ -285,15 +267,6 @@ def print_target(rows, thread_counts):
         print("measured: thread scaling not measured (numba has one thread here)")
 
 
-def write_results(rows, out, metadata):
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with out.open("w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=COLUMNS, restval="n/a")
-        writer.writeheader()
-        writer.writerows(rows)
-    meta_path = out.with_suffix(".json")
-    meta_path.write_text(json.dumps(metadata, indent=2) + "\n")
-    print(f"\nwrote {out} and {meta_path}")
 
 
 def parse_args():
@@ -329,7 +302,7 @@ def main():
     print()
     print_table(rows, thread_counts)
 
-    write_results(rows, args.out, {
+    write_results(rows, args.out, COLUMNS, {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "deals": args.deals,
         "seed": SEED,

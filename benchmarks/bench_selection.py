@@ -18,10 +18,7 @@ compile-and-warm-up run. The numbers are for information: no test depends on the
 """
 
 import argparse
-import csv
 import datetime
-import json
-import math
 import os
 import platform
 import time
@@ -30,6 +27,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from _common import REPEATS, best_time, table_lines, write_results
 from analyzer.selection import setup
 from kernels.games import selection as G
 
@@ -37,7 +35,6 @@ SEED = 20240607
 PLAYERS = (1, 4)
 POLICIES = ("heuristic", "stand_pat")
 WARMUP_GAMES = 200
-REPEATS = 3
 ROTATE_DEALER = True
 TARGET_PLAYERS = 1
 TARGET_RATE = 100_000
@@ -67,13 +64,6 @@ def runner(n, preset, count, out):
     return run
 
 
-def best_time(run):
-    best = math.inf
-    for _ in range(REPEATS):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def measure(games, thread_counts):
@@ -114,15 +104,7 @@ def print_table(rows, thread_counts):
         return str(v)
 
     lines = [[cell(r, k) for k in COLUMNS] for r in rows]
-    widths = [max(len(h), *(len(line[i]) for line in lines)) for i, h in enumerate(headers)]
-
-    def fmt(values):
-        return "  ".join(v.ljust(w) if i == 1 else v.rjust(w) for i, (v, w) in enumerate(zip(values, widths)))
-
-    print(fmt(headers))
-    print("  ".join("-" * w for w in widths))
-    for line in lines:
-        print(fmt(line))
+    print("\n".join(table_lines(headers, lines, text_columns=(1,))))
     print()
     print(TARGET)
     for r in rows:
@@ -135,15 +117,6 @@ def print_table(rows, thread_counts):
         print("measured: thread scaling not measured (numba has one thread here)")
 
 
-def write_results(rows, out, metadata):
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with out.open("w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=COLUMNS)
-        writer.writeheader()
-        writer.writerows(rows)
-    meta_path = out.with_suffix(".json")
-    meta_path.write_text(json.dumps(metadata, indent=2) + "\n")
-    print(f"\nwrote {out} and {meta_path}")
 
 
 def parse_args():
@@ -169,7 +142,7 @@ def main():
     rows = measure(args.games, thread_counts)
     print()
     print_table(rows, thread_counts)
-    write_results(rows, args.out, {
+    write_results(rows, args.out, COLUMNS, {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "games": args.games,
         "seed": SEED,
