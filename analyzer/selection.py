@@ -341,10 +341,8 @@ def simulate_selection(players=None, policies=None, rules=None, games=10_000, se
         raise WantitError("seed must be a non-negative integer below 2**63")
     if int(chunk) < 1:
         raise WantitError("chunk must be at least 1")
-    if threads is not None:
-        if not 1 <= int(threads) <= numba.config.NUMBA_NUM_THREADS:
-            raise WantitError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}")
-        numba.set_num_threads(int(threads))
+    if threads is not None and not 1 <= int(threads) <= numba.config.NUMBA_NUM_THREADS:
+        raise WantitError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}")
     settings = {
         "variant": SELECTION.name, "players": n, "seed": int(seed),
         "rules": {k: str(v) for k, v in st.rules.items()},
@@ -364,6 +362,9 @@ def simulate_selection(players=None, policies=None, rules=None, games=10_000, se
             totals = SelectionTotals.from_dict(saved["totals"])
     started = time.perf_counter()
     interrupted = False
+    previous_threads = numba.get_num_threads()
+    used_threads = previous_threads if threads is None else int(threads)
+    numba.set_num_threads(used_threads)
     try:
         while totals.games < games:
             count = min(int(chunk), games - totals.games)
@@ -386,6 +387,8 @@ def simulate_selection(players=None, policies=None, rules=None, games=10_000, se
         interrupted = True
         if totals.games == 0:
             raise
+    finally:
+        numba.set_num_threads(previous_threads)  # a run's thread count does not leak into the next
     seats, totals_frame, slots, opening = _frames(st, totals)
     seats.insert(2, "board", "PROVISIONAL" if st.board.provisional else st.board.name)
     meta = {**settings, "title": SELECTION.title, "games": totals.games, "requested_games": games,
@@ -393,7 +396,7 @@ def simulate_selection(players=None, policies=None, rules=None, games=10_000, se
             "board_note": st.board.note,
             "deck_note": st.deck.describe(), "par": {s: [round(float(x), 2) for x in st.par[s]] for s in range(n)},
             "reshuffles_per_game": totals.reshuffles / max(totals.games, 1),
-            "threads": numba.get_num_threads(), "seconds": round(time.perf_counter() - started, 3)}
+            "threads": used_threads, "seconds": round(time.perf_counter() - started, 3)}
     return SelectionResult(seats, totals_frame, slots, opening, meta)
 
 

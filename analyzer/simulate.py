@@ -171,10 +171,8 @@ def simulate(variant, players=None, policies=None, rules=None, deals=100_000, se
     rules_vec = v.rules_vector(rules)
     values = [v.policy_values(spec) for spec in seat_policies(v, n, policies)]
     policy_matrix = np.stack([v.policy_vector(val) for val in values])
-    if threads is not None:
-        if not 1 <= int(threads) <= numba.config.NUMBA_NUM_THREADS:
-            raise WantitError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}")
-        numba.set_num_threads(int(threads))
+    if threads is not None and not 1 <= int(threads) <= numba.config.NUMBA_NUM_THREADS:
+        raise WantitError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}")
     from kernels.games.common import R_SPLIT_MODE
 
     settings = {"variant": v.name, "players": n, "seed": int(seed), "rules": {k: str(x) for k, x in (rules or {}).items()},
@@ -190,6 +188,9 @@ def simulate(variant, players=None, policies=None, rules=None, deals=100_000, se
     started = time.perf_counter()
     interrupted = False
     t = _tables()
+    previous_threads = numba.get_num_threads()
+    used_threads = previous_threads if threads is None else int(threads)
+    numba.set_num_threads(used_threads)
     try:
         while totals.deals < deals:
             count = min(chunk, deals - totals.deals)
@@ -214,8 +215,10 @@ def simulate(variant, players=None, policies=None, rules=None, deals=100_000, se
         interrupted = True
         if totals.deals == 0:
             raise
+    finally:
+        numba.set_num_threads(previous_threads)  # a run's thread count does not leak into the next
     seats, categories = _frames(v, totals, values, int(rules_vec[R_SPLIT_MODE]))
     meta = {**settings, "deals": totals.deals, "requested_deals": deals, "interrupted": interrupted,
-            "carried_over": totals.carry / UNITS, "threads": numba.get_num_threads(),
+            "carried_over": totals.carry / UNITS, "threads": used_threads,
             "seconds": round(time.perf_counter() - started, 3)}
     return SimulationResult(seats, categories, meta)
