@@ -268,3 +268,20 @@ def test_result_frames_and_json_schema():
         assert abs(sum(rec["high_categories"].values()) - 1) < 1e-12
         assert 0 < rec["ev_se"] < 0.1
     assert (r.seats.declare_high + r.seats.declare_low + r.seats.declare_both).round(12).eq(1).all()
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_information_sets_do_ya_hole_cards_of_others_do_not_change_decisions(seed):
+    """Swap seat 1's wild hole card for a card nobody sees: every other seat's pool,
+    take and reject decisions are unchanged (seat 1 always takes)."""
+    n = 4
+    policies = {"all": "heuristic", 1: "always_take"}
+    d = play_deal("do_ya", players=n, seed=seed, deal=seed, policies=policies, dealer=3)
+    order = _dealt_order(d)
+    rest = [c for c in range(52) if c not in order]
+    swapped = list(order) + rest
+    swapped[1], swapped[len(order)] = swapped[len(order)], swapped[1]  # draw 1 is seat 1's hole card
+    a = play_deal("do_ya", players=n, policies=policies, dealer=3, stacked=list(order) + rest)
+    b = play_deal("do_ya", players=n, policies=policies, dealer=3, stacked=swapped)
+    assert int(a.hole[1, 0]) != int(b.hole[1, 0])
+    assert [e for e in _decisions(a) if e[1] != 1] == [e for e in _decisions(b) if e[1] != 1]
