@@ -121,11 +121,15 @@ def restock(deck, state, cards, n):
 
 
 @njit(cache=True)
-def deal_deck(deck, state, stream, seed, deal, stacked):
-    """Key ``stream`` for ``(seed, deal)`` and fill the deck: a full shuffled deck, or
-    the ``stacked`` cards in order when that array is non-empty."""
+def new_deal(seed, deal, stacked):
+    """``(deck, state, stream)`` for deal ``deal`` of a run seeded ``seed``: a full
+    shuffled deck, or the ``stacked`` cards in order when that array is non-empty."""
+    deck = np.empty(52, np.uint8)
+    state = np.zeros(3, np.int64)
+    stream = np.zeros(2, np.uint64)
     seed_stream(stream, seed, deal)
     if stacked.shape[0] > 0:
         stack_deck(deck, state, stacked)
     else:
         fill_deck(deck, state, np.uint64(0))
+    return deck, state, stream

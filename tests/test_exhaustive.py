@@ -27,9 +27,10 @@ F7 = [781_824, 3_151_360, 7_426_560, 13_171_200, 19_174_400, 23_675_904, 24_837_
 
 @njit(cache=True)
 def _enumerate5(t):
-    """Every 5-card hand through both evaluator paths; strengths seen, by path."""
-    seen_high = np.zeros(1 << 24, np.bool_)
-    seen_low = np.zeros(1 << 24, np.bool_)
+    """Every 5-card hand through both evaluator paths: hands per high and per low
+    strength, and the number of hands where the two paths disagree."""
+    high_counts = np.zeros(1 << 24, np.int32)
+    low_counts = np.zeros(1 << 24, np.int32)
     mismatches = 0
     codes = np.empty(5, np.uint8)
     n = 0
@@ -48,10 +49,10 @@ def _enumerate5(t):
                         mask = card_bit(a) | card_bit(b) | card_bit(c) | card_bit(d) | card_bit(e)
                         if high_mask(t, mask, 0, 0, False) != h or low_mask(mask, 0) != lo:
                             mismatches += 1
-                        seen_high[h] = True
-                        seen_low[lo] = True
+                        high_counts[h] += 1
+                        low_counts[lo] += 1
                         n += 1
-    return n, seen_high, seen_low, mismatches
+    return n, high_counts, low_counts, mismatches
 
 
 @njit(cache=True)
@@ -105,36 +106,20 @@ def _by_category(strengths, weights=None):
 
 
 def test_f3_distinct_five_card_values(five):
-    n, seen_high, _, mismatches = five
+    n, high_counts, _, mismatches = five
     assert n == 2_598_960
     assert mismatches == 0, "hashed and mask paths disagree on some 5-card hands"
-    values = np.flatnonzero(seen_high)
+    values = np.flatnonzero(high_counts)
     assert len(values) == 7_462
     assert _by_category(values) == F3
 
 
-def test_f1_category_hand_counts(tables):
-    counts = _high_counts5(tables)
-    assert _slot_counts_by_category(counts) == F1
+def test_f1_category_hand_counts(five):
+    high_counts = five[1]
+    values = np.flatnonzero(high_counts)
+    slot_counts = np.bincount(values >> CAT_SHIFT, weights=high_counts[values], minlength=16)
+    assert _slot_counts_by_category(slot_counts) == F1
     assert sum(F1) == 2_598_960
-
-
-@njit(cache=True)
-def _high_counts5(t):
-    counts = np.zeros(16, np.int64)
-    codes = np.empty(5, np.uint8)
-    for a in range(52):
-        for b in range(a + 1, 52):
-            for c in range(b + 1, 52):
-                for d in range(c + 1, 52):
-                    for e in range(d + 1, 52):
-                        codes[0] = a
-                        codes[1] = b
-                        codes[2] = c
-                        codes[3] = d
-                        codes[4] = e
-                        counts[high_hashed(t, codes, 5) >> CAT_SHIFT] += 1
-    return counts
 
 
 def test_royal_flushes(tables):
@@ -173,42 +158,18 @@ def _low_top(strengths):
     return 14 - ((np.asarray(strengths) >> 16) & 0xF)
 
 
-def test_f6_f7b_five_card_lows(five, tables):
-    _, _, seen_low, _ = five
-    values = np.flatnonzero(seen_low)
+def test_f6_f7b_five_card_lows(five):
+    low_counts = five[2]
+    values = np.flatnonzero(low_counts)
     no_pair = values[(values >> CAT_SHIFT) == LOW_NO_PAIR]
     assert len(no_pair) == 1_287  # F7b: C(13, 5)
     assert len(values) == 6_175  # F7b: every five-card low value, paired included
     q8 = low_qualifier_threshold(8)
     assert np.count_nonzero(no_pair >= q8) == 56  # F7b: C(8, 5)
-    counts = _low_counts5(tables)
-    assert counts[:9].tolist() == F6
-    assert counts[9] == 57_344  # F7a
+    by_top = np.bincount(_low_top(no_pair) - 5, weights=low_counts[no_pair], minlength=9).astype(np.int64)
+    assert by_top.tolist() == F6
+    assert low_counts[values[values >= q8]].sum() == 57_344  # F7a
     assert sum(F6) == 1_317_888
-
-
-@njit(cache=True)
-def _low_counts5(t):
-    """No-pair 5-card lows by top card 5..K, then the 8-or-better count."""
-    out = np.zeros(10, np.int64)
-    q8 = low_qualifier_threshold(8)
-    codes = np.empty(5, np.uint8)
-    for a in range(52):
-        for b in range(a + 1, 52):
-            for c in range(b + 1, 52):
-                for d in range(c + 1, 52):
-                    for e in range(d + 1, 52):
-                        codes[0] = a
-                        codes[1] = b
-                        codes[2] = c
-                        codes[3] = d
-                        codes[4] = e
-                        lo = low_hashed(t, codes, 5)
-                        if lo >> CAT_SHIFT == LOW_NO_PAIR:
-                            out[14 - ((lo >> 16) & 0xF) - 5] += 1
-                        if lo >= q8:
-                            out[9] += 1
-    return out
 
 
 @pytest.mark.slow

@@ -12,7 +12,7 @@ from numba import njit, prange
 from ..cards import NO_CARD, card_bit
 from ..evaluate import high_mask, low_mask, qualify
 from ..pass_policies import bit_to_code, choose_keep, choose_pass, split_high, split_low
-from ..rng import deal_deck, draw
+from ..rng import draw, new_deal
 from .common import (
     EV_ANTE,
     EV_DEAL_DOWN,
@@ -160,10 +160,7 @@ def play(t, rules, policies, n, dealer, deck, dstate, stream, hole, up, trace,
 def play_seeded(t, rules, policies, n, dealer, seed, deal, stacked, trace,
                 payout, high_share, low_share, declared, high, low, paid, hole, up):
     """One deal on the stream ``(seed, deal)``, or on ``stacked`` when non-empty."""
-    deck = np.empty(52, np.uint8)
-    dstate = np.zeros(3, np.int64)
-    stream = np.zeros(2, np.uint64)
-    deal_deck(deck, dstate, stream, seed, deal, stacked)
+    deck, dstate, stream = new_deal(seed, deal, stacked)
     return play(t, rules, policies, n, dealer, deck, dstate, stream, hole, up, trace,
                 payout, high_share, low_share, declared, high, low, paid)
 

@@ -8,7 +8,7 @@ from numba import njit, prange
 from ..cards import NO_CARD, card_bit, rank_mask_to_cards
 from ..evaluate import high_mask, low_mask, qualify
 from ..policies import ALWAYS, POOL_THRESHOLD, aim_of, gain, wants_card
-from ..rng import deal_deck, draw
+from ..rng import draw, new_deal
 from .common import (
     EV_ANTE,
     EV_DEAD,
@@ -187,10 +187,7 @@ def play(t, rules, policies, n, dealer, deck, dstate, stream, hole, up, trace,
 def play_seeded(t, rules, policies, n, dealer, seed, deal, stacked, trace,
                 payout, high_share, low_share, declared, high, low, paid, hole, up):
     """One deal on the stream ``(seed, deal)``, or on ``stacked`` when non-empty."""
-    deck = np.empty(52, np.uint8)
-    dstate = np.zeros(3, np.int64)
-    stream = np.zeros(2, np.uint64)
-    deal_deck(deck, dstate, stream, seed, deal, stacked)
+    deck, dstate, stream = new_deal(seed, deal, stacked)
     return play(t, rules, policies, n, dealer, deck, dstate, stream, hole[:, 0], up, trace,
                 payout, high_share, low_share, declared, high, low, paid)
 

@@ -11,7 +11,7 @@ from numba import njit, prange
 from ..cards import NO_CARD, card_bit
 from ..evaluate import high_hashed, low_hashed, qualify
 from ..policies import wants_card
-from ..rng import deal_deck, draw, stock_size
+from ..rng import draw, new_deal, stock_size
 from .common import (
     EV_ANTE,
     EV_DEAD,
@@ -182,10 +182,7 @@ def play(t, rules, policies, n, dealer, deck, dstate, stream, hole, up, trace,
 def play_seeded(t, rules, policies, n, dealer, seed, deal, stacked, trace,
                 payout, high_share, low_share, declared, high, low, paid, hole, up):
     """One deal on the stream ``(seed, deal)``, or on ``stacked`` when it is non-empty."""
-    deck = np.empty(52, np.uint8)
-    dstate = np.zeros(3, np.int64)
-    stream = np.zeros(2, np.uint64)
-    deal_deck(deck, dstate, stream, seed, deal, stacked)
+    deck, dstate, stream = new_deal(seed, deal, stacked)
     return play(t, rules, policies, n, dealer, deck, dstate, stream, hole, up, trace,
                 payout, high_share, low_share, declared, high, low, paid)
 

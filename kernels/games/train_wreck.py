@@ -31,7 +31,7 @@ from ..cards import NO_CARD, card_bit, rank_mask_to_cards
 from ..evaluate import high_mask
 from ..policies import tw_pays, tw_takes_extra, tw_target
 from ..ranking import CAT_SHIFT, HIGH_CARD, low_bit, popcount
-from ..rng import below, deal_deck, draw, stock_size
+from ..rng import below, draw, new_deal, stock_size
 from .common import (
     EV_ACCEPT,
     EV_ANTE,
@@ -440,10 +440,7 @@ def play(t, rules, policies, n, dealer, deck, dstate, stream, hole, up, trace,
 def play_seeded(t, rules, policies, n, dealer, seed, deal, stacked, trace,
                 payout, high_share, low_share, declared, high, low, paid, hole, up):
     """One deal on the stream ``(seed, deal)``, or on ``stacked`` when it is non-empty."""
-    deck = np.empty(52, np.uint8)
-    dstate = np.zeros(3, np.int64)
-    stream = np.zeros(2, np.uint64)
-    deal_deck(deck, dstate, stream, seed, deal, stacked)
+    deck, dstate, stream = new_deal(seed, deal, stacked)
     return play(t, rules, policies, n, dealer, deck, dstate, stream, hole, up, trace,
                 payout, high_share, low_share, declared, high, low, paid)
 
