@@ -10,14 +10,10 @@ and ``checkpoint=`` resumes. The board and deck are configuration
 (``analyzer.selection_config``); the built-in board is PROVISIONAL.
 """
 
-import json
-import time
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-import numba
 import numpy as np
 import pandas as pd
 
@@ -26,6 +22,7 @@ from kernels.games import selection_hands as H
 from kernels.games.common import TRACE_WIDTH
 
 from .errors import WantitError
+from .runs import check_run, resume, run_chunks
 from .selection_config import KIND_MEANING, PROVISIONAL_NOTE, Board, Deck, resolve
 from .variants import Option, Param, Variant
 
@@ -204,6 +201,10 @@ class SelectionTotals:
             if getattr(self, name) is None:
                 setattr(self, name, np.zeros(shape, np.int64))
 
+    @property
+    def done(self):
+        return self.games
+
     def add(self, score, scratched, open_round, total, reshuffles):
         total = total.astype(np.int64)
         self.games += total.shape[0]
@@ -335,14 +336,7 @@ def simulate_selection(players=None, policies=None, rules=None, games=10_000, se
     st = setup(players, policies, rules, board, deck)
     n = st.players
     games = int(games)
-    if games < 1:
-        raise WantitError("games must be at least 1")
-    if not 0 <= int(seed) < 2**63:
-        raise WantitError("seed must be a non-negative integer below 2**63")
-    if int(chunk) < 1:
-        raise WantitError("chunk must be at least 1")
-    if threads is not None and not 1 <= int(threads) <= numba.config.NUMBA_NUM_THREADS:
-        raise WantitError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}")
+    check_run(games, seed, chunk, threads, what="games")
     settings = {
         "variant": SELECTION.name, "players": n, "seed": int(seed),
         "rules": {k: str(v) for k, v in st.rules.items()},
@@ -352,43 +346,21 @@ def simulate_selection(players=None, policies=None, rules=None, games=10_000, se
         "deck": st.deck.name,
     }
     k = len(st.board.slots)
-    totals = SelectionTotals(n, k)
-    if checkpoint is not None:
-        path = Path(checkpoint)
-        if path.exists():
-            saved = json.loads(path.read_text())
-            if saved.get("settings") != settings:
-                raise WantitError(f"checkpoint {path} was made with other settings; remove it or change the path")
-            totals = SelectionTotals.from_dict(saved["totals"])
-    started = time.perf_counter()
-    interrupted = False
-    previous_threads = numba.get_num_threads()
-    used_threads = previous_threads if threads is None else int(threads)
-    numba.set_num_threads(used_threads)
-    try:
-        while totals.games < games:
-            count = min(int(chunk), games - totals.games)
-            score = np.zeros((count, n, k), np.int32)
-            scratched = np.zeros((count, n, k), np.int8)
-            open_round = np.zeros((count, n), np.int8)
-            total = np.zeros((count, n), np.int64)
-            reshuffles = np.zeros(count, np.int32)
-            G.play_batch(st.deck_matrix, st.profile, st.board_matrix, st.par, st.rules_vec, st.policy_matrix, n,
-                         int(seed), totals.games, count, bool(rotate_dealer), score, scratched, open_round, total,
-                         reshuffles)
-            totals.add(score, scratched, open_round, total, reshuffles)
-            if checkpoint is not None:
-                tmp = Path(str(checkpoint) + ".tmp")
-                tmp.write_text(json.dumps({"settings": settings, "totals": totals.to_dict()}))
-                tmp.replace(checkpoint)
-            if progress is not None:
-                progress(totals.games, games)
-    except KeyboardInterrupt:
-        interrupted = True
-        if totals.games == 0:
-            raise
-    finally:
-        numba.set_num_threads(previous_threads)  # a run's thread count does not leak into the next
+    totals = resume(checkpoint, settings, SelectionTotals, SelectionTotals(n, k))
+
+    def play_chunk(first, count):
+        score = np.zeros((count, n, k), np.int32)
+        scratched = np.zeros((count, n, k), np.int8)
+        open_round = np.zeros((count, n), np.int8)
+        total = np.zeros((count, n), np.int64)
+        reshuffles = np.zeros(count, np.int32)
+        G.play_batch(st.deck_matrix, st.profile, st.board_matrix, st.par, st.rules_vec, st.policy_matrix, n,
+                     int(seed), first, count, bool(rotate_dealer), score, scratched, open_round, total,
+                     reshuffles)
+        totals.add(score, scratched, open_round, total, reshuffles)
+
+    interrupted, used_threads, seconds = run_chunks(totals, games, chunk, threads, play_chunk,
+                                                    checkpoint, settings, progress)
     seats, totals_frame, slots, opening = _frames(st, totals)
     seats.insert(2, "board", "PROVISIONAL" if st.board.provisional else st.board.name)
     meta = {**settings, "title": SELECTION.title, "games": totals.games, "requested_games": games,
@@ -396,7 +368,7 @@ def simulate_selection(players=None, policies=None, rules=None, games=10_000, se
             "board_note": st.board.note,
             "deck_note": st.deck.describe(), "par": {s: [round(float(x), 2) for x in st.par[s]] for s in range(n)},
             "reshuffles_per_game": totals.reshuffles / max(totals.games, 1),
-            "threads": used_threads, "seconds": round(time.perf_counter() - started, 3)}
+            "threads": used_threads, "seconds": seconds}
     return SelectionResult(seats, totals_frame, slots, opening, meta)
 
 

@@ -7,20 +7,17 @@ finished; with ``checkpoint=`` the sums are saved after every chunk and a rerun
 with the same settings resumes from them.
 """
 
-import json
-import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
-import numba
 import numpy as np
 import pandas as pd
 
-from kernels.games.common import UNITS
+from kernels.games.common import R_SPLIT_MODE, UNITS
 from kernels.showdown import DECLARE_BOTH, DECLARE_HIGH, DECLARE_LOW, SPLIT_DECLARE
 
 from .errors import WantitError
 from .evaluate import Category, _tables, hand_category
+from .runs import check_run, resume, run_chunks
 from .variants import Variant, get_variant
 
 N_CATEGORIES = len(Category)
@@ -72,6 +69,10 @@ class Totals:
                             ("scoops", n), ("declared", (n, 3)), ("categories", (n, N_CATEGORIES))):
             if getattr(self, name) is None:
                 setattr(self, name, np.zeros(shape, dtype=np.int64))
+
+    @property
+    def done(self):
+        return self.deals
 
     def add(self, payout, paid, high_share, low_share, declared, high, carry):
         units = np.rint(payout * UNITS).astype(np.int64)
@@ -162,63 +163,27 @@ def simulate(variant, players=None, policies=None, rules=None, deals=100_000, se
     n = v.default_players if players is None else int(players)
     v.check_table(n, rules)
     deals = int(deals)
-    if deals < 1:
-        raise WantitError("deals must be at least 1")
-    if not 0 <= int(seed) < 2**63:
-        raise WantitError("seed must be a non-negative integer below 2**63")
-    if chunk < 1:
-        raise WantitError("chunk must be at least 1")
+    check_run(deals, seed, chunk, threads)
     rules_vec = v.rules_vector(rules)
     values = [v.policy_values(spec) for spec in seat_policies(v, n, policies)]
     policy_matrix = np.stack([v.policy_vector(val) for val in values])
-    if threads is not None and not 1 <= int(threads) <= numba.config.NUMBA_NUM_THREADS:
-        raise WantitError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}")
-    from kernels.games.common import R_SPLIT_MODE
-
     settings = {"variant": v.name, "players": n, "seed": int(seed), "rules": {k: str(x) for k, x in (rules or {}).items()},
                 "policies": [{k: val[k] for k in sorted(val)} for val in values], "rotate_dealer": bool(rotate_dealer)}
-    totals = Totals(n)
-    if checkpoint is not None:
-        path = Path(checkpoint)
-        if path.exists():
-            saved = json.loads(path.read_text())
-            if saved.get("settings") != settings:
-                raise WantitError(f"checkpoint {path} was made with other settings; remove it or change the path")
-            totals = Totals.from_dict(saved["totals"])
-    started = time.perf_counter()
-    interrupted = False
+    totals = resume(checkpoint, settings, Totals, Totals(n))
     t = _tables()
-    previous_threads = numba.get_num_threads()
-    used_threads = previous_threads if threads is None else int(threads)
-    numba.set_num_threads(used_threads)
-    try:
-        while totals.deals < deals:
-            count = min(chunk, deals - totals.deals)
-            payout = np.zeros((count, n))
-            high_share = np.zeros((count, n))
-            low_share = np.zeros((count, n))
-            declared = np.zeros((count, n), np.int64)
-            high = np.zeros((count, n), np.int64)
-            low = np.zeros((count, n), np.int64)
-            paid = np.zeros((count, n))
-            carry = np.zeros(count)
-            v.play_batch(t, rules_vec, policy_matrix, n, int(seed), totals.deals, count, bool(rotate_dealer),
-                         payout, high_share, low_share, declared, high, low, paid, carry)
-            totals.add(payout, paid, high_share, low_share, declared, high, carry)
-            if checkpoint is not None:
-                tmp = Path(str(checkpoint) + ".tmp")
-                tmp.write_text(json.dumps({"settings": settings, "totals": totals.to_dict()}))
-                tmp.replace(checkpoint)
-            if progress is not None:
-                progress(totals.deals, deals)
-    except KeyboardInterrupt:
-        interrupted = True
-        if totals.deals == 0:
-            raise
-    finally:
-        numba.set_num_threads(previous_threads)  # a run's thread count does not leak into the next
+
+    def play_chunk(first, count):
+        out = [np.zeros((count, n)) for _ in range(3)] + [np.zeros((count, n), np.int64) for _ in range(3)]
+        payout, high_share, low_share, declared, high, low = out
+        paid = np.zeros((count, n))
+        carry = np.zeros(count)
+        v.play_batch(t, rules_vec, policy_matrix, n, int(seed), first, count, bool(rotate_dealer),
+                     payout, high_share, low_share, declared, high, low, paid, carry)
+        totals.add(payout, paid, high_share, low_share, declared, high, carry)
+
+    interrupted, used_threads, seconds = run_chunks(totals, deals, chunk, threads, play_chunk,
+                                                    checkpoint, settings, progress)
     seats, categories = _frames(v, totals, values, int(rules_vec[R_SPLIT_MODE]))
     meta = {**settings, "deals": totals.deals, "requested_deals": deals, "interrupted": interrupted,
-            "carried_over": totals.carry / UNITS, "threads": used_threads,
-            "seconds": round(time.perf_counter() - started, 3)}
+            "carried_over": totals.carry / UNITS, "threads": used_threads, "seconds": seconds}
     return SimulationResult(seats, categories, meta)
