@@ -16,6 +16,7 @@ from kernels.games.common import R_SPLIT_MODE, UNITS
 from kernels.showdown import DECLARE_BOTH, DECLARE_HIGH, DECLARE_LOW, SPLIT_DECLARE
 
 from .errors import WantitError
+from .engine import Inputs, new_state, play_batch
 from .evaluate import Category, _tables, hand_category
 from .runs import check_run, resume, run_chunks
 from .variants import Variant, get_variant
@@ -172,7 +173,19 @@ def simulate(variant, players=None, policies=None, rules=None, deals=100_000, se
     totals = resume(checkpoint, settings, Totals, Totals(n))
     t = _tables()
 
-    def play_chunk(first, count):
+    if v.game is not None:
+        inp = Inputs(v, n, rules_vec, policy_matrix)
+        start = new_state(inp, dealer=n - 1)
+        res = v.result
+
+        def play_chunk(first, count):
+            out = play_batch(inp, start, seed, first, count, rotate_dealer)
+            cols = {name: res.view(out, name)[:, :n] for name in ("payout", "paid", "high_share", "low_share",
+                                                                    "declared", "high")}
+            totals.add(cols["payout"], cols["paid"], cols["high_share"], cols["low_share"],
+                       cols["declared"].astype(np.int64), cols["high"].astype(np.int64), res.view(out, "carry")[:, 0])
+    else:
+      def play_chunk(first, count):
         out = [np.zeros((count, n)) for _ in range(3)] + [np.zeros((count, n), np.int64) for _ in range(3)]
         payout, high_share, low_share, declared, high, low = out
         paid = np.zeros((count, n))

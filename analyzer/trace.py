@@ -14,6 +14,7 @@ from kernels.games import common as C
 from kernels.showdown import SPLIT_HIGH_ONLY
 
 from .cards import format_cards, parse_cards
+from .engine import Inputs, new_state, new_stream, play_state
 from .errors import WantitError
 from .evaluate import _PLURALS, _tables, describe_high, describe_low
 from .simulate import seat_policies
@@ -70,6 +71,21 @@ def play_deal(variant, players=None, seed=0, deal=0, rules=None, policies=None, 
     if not 0 <= dealer < n:
         raise WantitError(f"dealer must be a seat 0..{n - 1}")
     stack = np.zeros(0, np.uint8) if stacked is None else parse_cards(stacked)
+    if v.game is not None:
+        inp = Inputs(v, n, rules_vec, pols)
+        st = new_state(inp, dealer, stack if stacked is not None else None)
+        played = play_state(inp, st, new_stream(seed, deal))
+        if st[C.B.void]:
+            raise WantitError(f"the stacked deck of {len(stack)} cards ran out before the deal was complete")
+        res = v.result
+        row = played.result
+        hole = v.state.view(st, "hole")[:n].astype(np.uint8)
+        up = v.state.view(st, "up")[:n].astype(np.uint8)
+        return Deal(v.name, n, dealer, int(seed), int(deal), played.events, res.view(row, "payout")[:n].copy(),
+                    res.view(row, "high")[:n].astype(np.int64), res.view(row, "low")[:n].astype(np.int64),
+                    res.view(row, "declared")[:n].astype(np.int64), res.view(row, "high_share")[:n].copy(),
+                    res.view(row, "low_share")[:n].copy(), float(row[res.at.carry]),
+                    int(rules_vec[C.R_SPLIT_MODE]), hole, up, res.view(row, "paid")[:n].copy())
     trace = np.zeros((MAX_EVENTS, C.TRACE_WIDTH), np.int64)
     payout, hs, ls = np.zeros(n), np.zeros(n), np.zeros(n)
     declared, high, low = (np.zeros(n, np.int64) for _ in range(3))

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from kernels import engine as E
 from kernels import policies as P
 from kernels import ranking as R
 from kernels import showdown as S
@@ -105,6 +106,9 @@ class Variant:
     aliases: tuple = field(default_factory=tuple)
     # check(players, rules dict) raises WantitError for combinations the rules forbid.
     check: Any = None
+    game: Any = None  # kernels.engine GAME_* id
+    state: Any = None  # the table state's Layout
+    result: Any = None  # the result row's Layout
 
     def option(self, name):
         for o in self.options:
@@ -271,11 +275,14 @@ SELECTION_REJECTION = Variant(
     presets=OFFER_PRESETS,
     default_policy="heuristic",
     n_rules=selection_rejection.N_RULES,
-    play_batch=selection_rejection.play_batch,
-    play_seeded=selection_rejection.play_seeded,
+    play_batch=None,
+    play_seeded=None,
     hole_width=selection_rejection.HOLE,
     up_width=selection_rejection.UP,
     aliases=("sr", "selection-rejection", "want_it", "polish"),
+    game=E.GAME_SELECTION_REJECTION,
+    state=selection_rejection.STATE,
+    result=selection_rejection.RESULT,
 )
 
 DO_YA = Variant(

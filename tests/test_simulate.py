@@ -10,6 +10,8 @@ import pytest
 from numba import njit
 
 from analyzer import Category, WantitError
+from analyzer.engine import Inputs, new_state
+from analyzer.engine import play_batch as engine_batch
 from analyzer.simulate import simulate
 from analyzer.trace import play_deal
 from analyzer.variants import VARIANTS, get_variant
@@ -45,16 +47,22 @@ SHOWDOWNS = [None, {"split_mode": "declare", "chip_mode": "integer"},
              {"split_mode": "cards_speak", "low_qualifier": 8}, {"chip_mode": "integer", "odd_chip": "suit"}]
 
 
+def batch_rows(v, n, seed, count, rules=None):
+    """``(payout, high_share, low_share, declared, high, low, paid, carry)`` by deal
+    row, from the engine's batch driver with the default policy at every seat."""
+    inp = Inputs(v, n, v.rules_vector(rules), np.stack([v.policy_vector()] * n))
+    out = engine_batch(inp, new_state(inp), seed, 0, count)
+    cols = [v.result.view(out, name)[:, :n] for name in ("payout", "high_share", "low_share", "declared", "high",
+                                                          "low", "paid")]
+    return (*cols, v.result.view(out, "carry")[:, 0])
+
+
 @pytest.mark.parametrize("variant,rules", [(v, r) for v in ALL for r in SHOWDOWNS if _offered(v, r)])
 def test_nets_sum_to_zero_in_every_deal(variant, rules):
     v = get_variant(variant)
     n = largest_table(v, rules)
     count = 3000
-    arrays = [np.zeros((count, n)) for _ in range(3)] + [np.zeros((count, n), np.int64) for _ in range(3)]
-    paid = np.zeros((count, n))
-    carry = np.zeros(count)
-    v.play_batch(eval_tables(), v.rules_vector(rules), np.stack([v.policy_vector()] * n), n, 11, 0, count,
-                 True, *arrays, paid, carry)
+    *arrays, paid, carry = batch_rows(v, n, 11, count, rules)
     payout = arrays[0]
     assert (paid >= 1).all()
     assert np.abs((payout - paid).sum(axis=1) + carry).max() < 1e-9
@@ -78,9 +86,7 @@ def test_a_simulated_deal_is_the_traced_deal(variant):
     v = get_variant(variant)
     n = 4
     count = 50
-    arrays = [np.zeros((count, n)) for _ in range(3)] + [np.zeros((count, n), np.int64) for _ in range(3)]
-    v.play_batch(eval_tables(), v.rules_vector(), np.stack([v.policy_vector()] * n), n, 9, 0, count, True,
-                 *arrays, np.zeros((count, n)), np.zeros(count))
+    arrays = batch_rows(v, n, 9, count)
     for i in (0, 17, 49):
         d = play_deal(variant, players=n, seed=9, deal=i)
         assert d.payout.tolist() == arrays[0][i].tolist()

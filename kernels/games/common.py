@@ -5,8 +5,9 @@ import numpy as np
 from numba import njit
 
 from ..cards import NO_CARD, card_bit
-from ..policies import DECLARE_HIGH, declare
-from ..rng import draw, restock, stock_size
+from ..layout import Layout
+from ..policies import DECLARE_BOTH, DECLARE_HIGH, DECLARE_LOW, declare
+from ..rng import DECK_SIZE, DECK_TOP, draw, fill_deck, restock, stack_deck, stock_size
 from ..showdown import SPLIT_DECLARE, settle
 
 # Rules vector: the showdown options sit at the same indices in every game.
@@ -193,3 +194,308 @@ def finish(rules, policies, n, dealer, active, naturals, up_masks, high, low, hi
     if carry > 0:
         n_events = emit(trace, n_events, EV_CARRY, -1, -1, np.int64(round(carry * UNITS)), 0)
     return carry, n_events
+
+
+# ======================================================================== table state
+# Every game's table state is one int64 array described by a Layout
+# (kernels/layout.py). BASE_STATE opens every layout, so the engine reads these
+# slots at the same offsets in every game; POT_STATE opens every pot game's layout,
+# so the deck, the declarations and the showdown below are written once.
+
+SEATS = 8  # the most seats any game has
+MAX_ACTIONS = 256  # room for the legal actions at one decision point
+
+BASE_STATE = Layout("base", [
+    ("players", 1),
+    ("dealer", 1),
+    ("phase", 1),  # PH_*; game phases are below PH_DECLARE
+    ("turn", 1),  # the seat to act at a decision point, -1 none
+    ("decisions", 1),  # decisions taken so far in this deal
+    ("events", 1),  # events written to the trace so far
+    ("void", 1),  # 1: a stacked deck ran out before the deal was complete
+])
+
+POT_STATE = BASE_STATE.extend("pot", [
+    ("stock", 52),  # the stock is stock[top:size] (kernels.rng's lazy deck)
+    ("deck", 3),  # [top, size, stacked]
+    ("dead", 64),  # dead cards that an empty stock is rebuilt from
+    ("n_dead", 1),
+    ("seen", 1),  # mask of every card that has been face up (public)
+    ("active", SEATS),  # in the hand (1) or folded (0); nobody folds until betting lands
+    ("folded", SEATS),
+    ("committed", SEATS),  # chips bet this deal (0 until betting lands)
+    ("paid", SEATS),  # chips put in the pot: ante and fees
+    ("declared", SEATS),  # DECLARE_*; HIGH for everyone unless declarations are made
+    ("declare_order", SEATS),  # the declarations in the order made (sequential declaring)
+    ("n_declared", 1),
+    ("opp_up", SEATS),  # scratch: the declarer's opponents' face-up masks
+    ("natural", SEATS),  # showdown: each seat's natural cards (mask)
+    ("shown", SEATS),  # showdown: what the others see of each hand (mask)
+    ("high", SEATS),  # final high strength
+    ("low", SEATS),  # final low strength, already qualified (0 none)
+    ("high_natural", SEATS),  # 1: the high hand uses no wild card
+    ("odd_high", SEATS),  # the odd-chip cards (RULES.md §0.8.9)
+    ("odd_low", SEATS),
+])
+B = BASE_STATE.at
+P = POT_STATE.at
+
+# The result row of one pot-game deal (float64), SEATS columns per field.
+POT_RESULT = Layout("pot_result", [
+    ("carry", 1),  # pot carried to the next deal, chips (EXHAUSTED: a void deal)
+    ("payout", SEATS),  # chips taken from the pot
+    ("paid", SEATS),  # chips put in (ante and fees); net = payout - paid
+    ("high_share", SEATS),  # fraction of the pot taken from the high half
+    ("low_share", SEATS),
+    ("declared", SEATS),  # DECLARE_*
+    ("high", SEATS),  # final high strength
+    ("low", SEATS),  # final low strength (0 none)
+])
+O = POT_RESULT.at
+
+# Phases every game shares (game phases count up from 0).
+PH_DECLARE = 100  # decision: the seat ``turn`` declares HIGH, LOW or BOTH
+PH_SETTLE = 101
+PH_DONE = 102
+
+# Kinds of decision point (``decision`` in each game), and what an action means there.
+DK_NONE = 0  # no decision: the deal is over
+DK_OFFER = 1  # Selection/Rejection, Do Ya: 0 take the card on offer, 1 refuse it
+DK_POOL = 2  # Do Ya: a card code, take that reject from the table; POOL_DRAW: a fresh card
+DK_DECLARE = 3  # DECLARE_HIGH, DECLARE_LOW or DECLARE_BOTH
+DK_PASS = 4  # Anaconda: the mask of the cards to pass
+DK_KEEP = 5  # Anaconda: the mask of the five cards to keep
+DK_HIDE = 6  # Anaconda: the card code to keep face down
+DK_PAY = 7  # Train Wreck: 0 accept the offered card, 1 pay the fee to refuse it
+DK_EXTRA = 8  # Train Wreck (optional actions): 0 decline the extra card, 1 take it
+DK_TARGET = 9  # Train Wreck: 64 * victim + card code (HOLE_BLIND: a hole card blind); DECLINE
+DK_SEL_TARGET = 10  # Selection (SE-A6): the slot declared as the target
+DK_SEL_KEEP = 11  # Selection: the mask of hand positions kept at a draw
+DK_SEL_FILL = 12  # Selection: slot + 16 * used-position mask, or SCRATCH + slot
+DECISION_NAMES = ("none", "offer", "pool", "declare", "pass", "keep", "hide", "pay", "extra", "target",
+                  "target_slot", "draw", "fill")
+TAKE = 0
+REFUSE = 1
+POOL_DRAW = 52
+
+
+@njit(cache=True, inline="always")
+def note(trace, st, kind, seat, card, a, b):
+    """Append an event to ``trace`` when tracing (it has rows), counting in the state."""
+    k = st[B.events]
+    if k < trace.shape[0]:
+        trace[k, 0] = kind
+        trace[k, 1] = seat
+        trace[k, 2] = card
+        trace[k, 3] = a
+        trace[k, 4] = b
+        st[B.events] = k + 1
+
+
+@njit(cache=True, inline="always")
+def paused(st, stop):
+    """Whether play stops before this decision (``stop`` decisions taken; -1 never)."""
+    return stop >= 0 and st[B.decisions] >= stop
+
+
+@njit(cache=True, inline="always")
+def mask_at(st, i):
+    """A card mask stored in the state, as ``uint64`` (masks stay below 2**61)."""
+    return np.uint64(st[i])
+
+
+@njit(cache=True)
+def init_pot_state(st, n, dealer, ante):
+    """A fresh pot-game deal: every seat active with its ante paid, the full deck in
+    the stock, nothing dealt."""
+    st[:] = 0
+    st[B.players] = n
+    st[B.dealer] = dealer
+    st[B.turn] = -1
+    for s in range(n):
+        st[P.active + s] = 1
+        st[P.paid + s] = ante
+        st[P.high_natural + s] = 1
+    fill_stock(st, np.uint64(0))
+
+
+@njit(cache=True)
+def fill_stock(st, placed):
+    """Every card not in the ``placed`` mask into the stock, in code order (drawn at
+    random); a described table's unknown cards."""
+    fill_deck(st[P.stock:P.stock + 52], st[P.deck:P.deck + 3], placed)
+
+
+@njit(cache=True)
+def stack_stock(st, order):
+    """A stacked stock: draws return ``order`` front to back (tests, replays)."""
+    stack_deck(st[P.stock:P.stock + 52], st[P.deck:P.deck + 3], order)
+
+
+@njit(cache=True)
+def stock_left(st):
+    return st[P.deck + DECK_SIZE] - st[P.deck + DECK_TOP]
+
+
+@njit(cache=True)
+def next_card(st, stream):
+    """The next stock card, or ``NO_CARD``."""
+    return draw(st[P.stock:P.stock + 52], st[P.deck:P.deck + 3], stream)
+
+
+@njit(cache=True)
+def add_dead(st, c):
+    st[P.dead + st[P.n_dead]] = c
+    st[P.n_dead] += 1
+
+
+@njit(cache=True)
+def next_card_or_restock(st, stream, trace):
+    """Draw; on an empty stock shuffle the dead cards into a new one first."""
+    c = next_card(st, stream)
+    if c == NO_CARD and st[P.n_dead] > 0:
+        restock(st[P.stock:P.stock + 52], st[P.deck:P.deck + 3], st[P.dead:P.dead + 64], st[P.n_dead])
+        note(trace, st, EV_RESHUFFLE, -1, -1, stock_left(st), 0)
+        st[P.n_dead] = 0
+        c = next_card(st, stream)
+    return c
+
+
+@njit(cache=True)
+def void_deal(st, trace, seat, out):
+    """A stacked deck ran out before the deal was complete: the deal is void."""
+    note(trace, st, EV_EXHAUSTED, seat, -1, 0, 0)
+    st[B.void] = 1
+    st[B.phase] = PH_DONE
+    out[O.carry] = EXHAUSTED
+    for s in range(st[B.players]):
+        out[O.paid + s] = st[P.paid + s]
+
+
+@njit(cache=True)
+def begin_showdown(rules, st):
+    """The game has set natural / shown / high / low / high_natural: declarations
+    next (when the split mode asks for them), else the pot is divided."""
+    st[P.n_declared] = 0
+    if int(rules[R_SPLIT_MODE]) == SPLIT_DECLARE:
+        st[B.phase] = PH_DECLARE
+        st[B.turn] = _next_declarer(st)
+    else:
+        st[B.phase] = PH_SETTLE
+        st[B.turn] = -1
+
+
+@njit(cache=True)
+def _next_declarer(st):
+    """The next active seat clockwise from the dealer's left that has not declared
+    (declarations go round once, in that order), or -1."""
+    n = st[B.players]
+    dealer = st[B.dealer]
+    done = 0
+    for k in range(1, n + 1):
+        s = (dealer + k) % n
+        if not st[P.active + s]:
+            continue
+        if done == st[P.n_declared]:
+            return s
+        done += 1
+    return -1
+
+
+@njit(cache=True)
+def declare_choice(rules, params, st, s):
+    """Seat s's declaration by its policy: it sees its own hand, the others' face-up
+    cards and, when declaring in turn, the declarations made before it."""
+    n = st[B.players]
+    n_opp = 0
+    n_active = 0
+    for o in range(n):
+        if st[P.active + o]:
+            n_active += 1
+            if o != s:
+                st[P.opp_up + n_opp] = st[P.shown + o]
+                n_opp += 1
+    opp = st[P.opp_up:P.opp_up + SEATS].view(np.uint64)
+    earlier = st[P.declare_order:P.declare_order + SEATS]
+    k = st[P.n_declared]
+    if int(rules[R_DECLARE_MODE]) == DECLARE_SEQUENTIAL:
+        return declare(params[s], st[P.high + s], st[P.low + s], opp, n_opp, earlier, k, k == n_active - 1)
+    return declare(params[s], st[P.high + s], st[P.low + s], opp, n_opp, earlier, 0, False)
+
+
+@njit(cache=True)
+def apply_declaration(st, s, d):
+    st[P.declared + s] = d
+    st[P.declare_order + st[P.n_declared]] = d
+    st[P.n_declared] += 1
+    st[B.turn] = _next_declarer(st)
+    if st[B.turn] < 0:
+        st[B.phase] = PH_SETTLE
+
+
+@njit(cache=True)
+def showdown_step(rules, params, st, trace, out, stop, forced):
+    """One step of the shared end of a pot-game deal (PH_DECLARE or PH_SETTLE).
+    Returns ``(paused, forced)``: paused before a declaration (``stop``), and the
+    forced action left for later decisions (-1 once used)."""
+    if st[B.phase] == PH_DECLARE:
+        if paused(st, stop):
+            return True, forced
+        s = st[B.turn]
+        if forced >= 0:
+            d = forced
+            forced = -1
+        else:
+            d = declare_choice(rules, params, st, s)
+        st[B.decisions] += 1
+        apply_declaration(st, s, d)
+        return False, forced
+    settle_deal(rules, st, trace, out)
+    return False, forced
+
+
+@njit(cache=True)
+def settle_deal(rules, st, trace, out):
+    """Declarations told, hands shown, the pot divided (RULES.md §0.8) into ``out``."""
+    n = st[B.players]
+    dealer = st[B.dealer]
+    split_mode = int(rules[R_SPLIT_MODE])
+    if split_mode == SPLIT_DECLARE:
+        for k in range(1, n + 1):
+            s = (dealer + k) % n
+            if st[P.active + s]:
+                note(trace, st, EV_DECLARE, s, -1, st[P.declared + s], 0)
+    pot = 0.0
+    for s in range(n):
+        st[P.odd_high + s] = high_odd_card(mask_at(st, P.natural + s), st[P.high + s])
+        st[P.odd_low + s] = low_odd_card(mask_at(st, P.natural + s), st[P.low + s])
+        if st[P.active + s]:
+            note(trace, st, EV_HAND, s, -1, st[P.high + s], st[P.low + s])
+        pot += st[P.paid + s]
+    carry = settle(st[P.active:P.active + n], st[P.high:P.high + n], st[P.low:P.low + n],
+                   st[P.declared:P.declared + n], pot, dealer, split_mode, rules[R_BOTH_OUTRIGHT] > 0,
+                   int(rules[R_ALL_FAILED]), int(rules[R_CHIP_MODE]), int(rules[R_ODD_CHIP]),
+                   rules[R_NATURAL_BEATS_WILD] > 0, st[P.high_natural:P.high_natural + n],
+                   st[P.odd_high:P.odd_high + n], st[P.odd_low:P.odd_low + n],
+                   out[O.payout:O.payout + n], out[O.high_share:O.high_share + n], out[O.low_share:O.low_share + n])
+    for s in range(n):
+        payout = out[O.payout + s]
+        note(trace, st, EV_PAYOUT, s, -1, np.int64(round(payout * UNITS)),
+             np.int64(round((payout - st[P.paid + s]) * UNITS)))
+        out[O.paid + s] = st[P.paid + s]
+        out[O.declared + s] = st[P.declared + s]
+        out[O.high + s] = st[P.high + s]
+        out[O.low + s] = st[P.low + s]
+    if carry > 0:
+        note(trace, st, EV_CARRY, -1, -1, np.int64(round(carry * UNITS)), 0)
+    out[O.carry] = carry
+    st[B.phase] = PH_DONE
+    st[B.turn] = -1
+
+
+@njit(cache=True)
+def declare_actions(actions):
+    actions[0] = DECLARE_HIGH
+    actions[1] = DECLARE_LOW
+    actions[2] = DECLARE_BOTH
+    return 3

@@ -1,37 +1,56 @@
 """Selection / Rejection ("Want it? Want it? Got it!"), RULES.md §1.3, equity mode
 (every player antes and goes to the showdown; betting is not modelled yet).
 
-One deal is played by ``play`` on preallocated arrays; ``play_batch`` runs many deals
-in parallel, deal ``i`` on the random stream ``(seed, first + i)``.
+The deal is a state machine over one table state (``STATE``): ``play`` advances it
+from any legal state to the end of the deal (or until a given number of decisions
+has been taken), ``decision`` lists the legal actions where it stopped. A fresh
+deal is ``init_state``.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..cards import NO_CARD, card_bit
 from ..evaluate import high_hashed, low_hashed, qualify
 from ..policies import wants_card
-from ..rng import draw, new_deal, stock_size
 from .common import (
+    DK_DECLARE,
+    DK_NONE,
+    DK_OFFER,
     EV_ANTE,
     EV_DEAD,
     EV_DEAL_DOWN,
     EV_DEAL_UP,
-    EV_EXHAUSTED,
     EV_OFFER,
     EV_REJECT,
     EV_ROUND,
     EV_TAKE,
     EV_TURN_UP,
-    EXHAUSTED,
     N_SHOWDOWN_RULES,
+    PH_DECLARE,
+    PH_DONE,
+    POT_RESULT,
+    POT_STATE,
     R_ANTE,
     R_LOW_QUALIFIER,
-    TRACE_WIDTH,
-    draw_or_restock,
-    emit,
-    finish,
+    REFUSE,
+    SEATS,
+    TAKE,
+    B,
+    P,
+    add_dead,
+    begin_showdown,
+    declare_actions,
+    init_pot_state,
+    mask_at,
+    next_card,
+    next_card_or_restock,
     next_in,
+    note,
+    paused,
+    showdown_step,
+    stock_left,
+    void_deal,
 )
 
 # Game rules (after the shared showdown options).
@@ -47,158 +66,255 @@ MAX_PLAYERS = 7
 HOLE = 3
 UP = 4
 
+STATE = POT_STATE.extend("selection_rejection", [
+    ("hole", (SEATS, HOLE)),  # face-down cards in the order dealt (NO_CARD: not yet)
+    ("up", (SEATS, UP)),  # face-up cards in the order taken
+    ("n_up", SEATS),
+    ("hole_mask", SEATS),
+    ("up_mask", SEATS),
+    ("round", 1),  # dealing round 0..3 (4: all taken)
+    ("leader", 1),  # first to be offered a card this round
+    ("needs", 1),  # bit set of the seats still needing their card this round
+    ("offer", 1),  # the card on offer (NO_CARD none)
+    ("rejections", 1),  # refusals of the card on offer
+    ("lone_rejections", 1),  # fresh cards the lone last player has refused (SR-A2)
+])
+S = STATE.at
+RESULT = POT_RESULT
+
+# Game phases.
+PH_START = 0  # antes, two cards down each
+PH_ROUND = 1  # a dealing round begins (or the four are done)
+PH_OFFER = 2  # a card is on offer to ``turn``: a decision when it may be refused
+PH_SEVENTH = 3  # the seventh card down, then the showdown
+
 
 @njit(cache=True)
-def play(t, rules, policies, n, dealer, deck, dstate, stream, hole, up, trace,
-         payout, high_share, low_share, declared, high, low, paid):
-    """Play one deal from a filled deck (random or stacked). Returns
-    ``(carry, n_events)``; per-seat results are written into the output arrays."""
-    n_events = 0
-    ante = rules[R_ANTE]
-    paid[:] = ante
+def state_slots():
+    """The offsets this compiled kernel uses (a test compares them with ``STATE``)."""
+    return S
+
+
+@njit(cache=True)
+def init_state(rules, st, n, dealer):
+    init_pot_state(st, n, dealer, np.int64(rules[R_ANTE]))
+    for s in range(SEATS):
+        for k in range(HOLE):
+            st[S.hole + HOLE * s + k] = NO_CARD
+        for k in range(UP):
+            st[S.up + UP * s + k] = NO_CARD
+    st[S.offer] = NO_CARD
+
+
+@njit(cache=True)
+def _can_refuse(rules, st):
+    """Whether the seat to act may refuse the card on offer (§1.3, SR-A1, SR-A2)."""
     max_rej = int(rules[R_MAX_REJECTIONS])
-    fresh_rule = int(rules[R_LAST_PLAYER_RULE]) == LAST_PLAYER_FRESH_CARD
-    hole_mask = np.zeros(n, np.uint64)
-    up_mask = np.zeros(n, np.uint64)
-    n_up = np.zeros(n, np.int64)
-    dead = np.empty(52, np.uint8)
-    n_dead = 0
+    target = st[B.turn]
+    lone = st[S.needs] == (1 << target)
+    if lone and int(rules[R_LAST_PLAYER_RULE]) == LAST_PLAYER_FRESH_CARD:
+        # At most max_rej refusals, and never when no card could replace it.
+        return (st[S.lone_rejections] < max_rej and st[S.rejections] < max_rej
+                and (stock_left(st) > 0 or st[P.n_dead] > 0))
+    return st[S.rejections] < max_rej and not lone
+
+
+@njit(cache=True)
+def _wants(t, rules, params, st):
+    """The policy of the seat to act: take the card on offer? It sees its own
+    cards, the card, and the face-up cards of the seat a refusal would hand it to."""
+    target = st[B.turn]
+    n = st[B.players]
+    needs = st[S.needs]
+    mine = mask_at(st, S.hole_mask + target) | mask_at(st, S.up_mask + target)
+    if needs == (1 << target):
+        nxt = target
+        nxt_forced = False  # a card the lone player refuses goes dead
+    else:
+        nxt = next_in(needs, target, n)
+        nxt_forced = st[S.rejections] + 1 >= int(rules[R_MAX_REJECTIONS])
+    return wants_card(t, params[target], mine, 0, st[S.offer], mask_at(st, S.up_mask + nxt), 0, nxt_forced)
+
+
+@njit(cache=True)
+def _turn_up(st, stream, trace, out, seat):
+    """Turn up the next card and offer it to ``seat``; False when the deal is void."""
+    card = next_card_or_restock(st, stream, trace)
+    if card == NO_CARD:
+        void_deal(st, trace, seat, out)
+        return False
+    note(trace, st, EV_TURN_UP, -1, card, 0, 0)
+    st[P.seen] |= np.int64(card_bit(card))
+    st[S.offer] = card
+    st[S.rejections] = 0
+    st[B.turn] = seat
+    note(trace, st, EV_OFFER, seat, card, 0, 0)
+    return True
+
+
+@njit(cache=True)
+def _give_up_card(st, s, c):
+    st[S.up + UP * s + st[S.n_up + s]] = c
+    st[S.n_up + s] += 1
+    st[S.up_mask + s] |= np.int64(card_bit(c))
+    st[P.seen] |= np.int64(card_bit(c))
+
+
+@njit(cache=True)
+def _apply_offer(rules, st, stream, trace, out, action, could_refuse):
+    target = st[B.turn]
+    card = st[S.offer]
+    n = st[B.players]
+    lone = st[S.needs] == (1 << target)
+    if action == TAKE:
+        _give_up_card(st, target, card)
+        st[S.needs] &= ~(1 << target)
+        note(trace, st, EV_TAKE, target, card, 0 if could_refuse else 1, 0)
+        st[S.offer] = NO_CARD
+        if st[S.needs] == 0:
+            st[S.round] += 1
+            st[B.phase] = PH_ROUND
+            st[B.turn] = -1
+            return
+        target = next_in(st[S.needs], target, n)
+        st[S.lone_rejections] = 0
+        _turn_up(st, stream, trace, out, target)
+    elif lone:
+        # SR-A2 fresh_card: the lone player's refused card goes dead; a new one comes.
+        add_dead(st, card)
+        st[S.lone_rejections] += 1
+        note(trace, st, EV_DEAD, target, card, st[S.lone_rejections], 0)
+        _turn_up(st, stream, trace, out, target)
+    else:
+        st[S.rejections] += 1
+        note(trace, st, EV_REJECT, target, card, st[S.rejections], 0)
+        target = next_in(st[S.needs], target, n)
+        st[B.turn] = target
+        note(trace, st, EV_OFFER, target, card, st[S.rejections], 0)
+
+
+@njit(cache=True)
+def _start(rules, st, stream, trace, out):
+    n = st[B.players]
+    dealer = st[B.dealer]
     for s in range(n):
-        n_events = emit(trace, n_events, EV_ANTE, s, -1, np.int64(ante), 0)
+        note(trace, st, EV_ANTE, s, -1, st[P.paid + s], 0)
     # 2. Two face-down cards each, one at a time from the dealer's left.
     for k in range(2):
         for i in range(1, n + 1):
             s = (dealer + i) % n
-            c = draw(deck, dstate, stream)
+            c = next_card(st, stream)
             if c == NO_CARD:
-                return EXHAUSTED, emit(trace, n_events, EV_EXHAUSTED, s, -1, 0, 0)
-            hole[s, k] = c
-            hole_mask[s] |= card_bit(c)
-            n_events = emit(trace, n_events, EV_DEAL_DOWN, s, c, 0, 0)
-    # 3-4. Four dealing rounds.
-    leader = (dealer + 1) % n
-    everyone = (1 << n) - 1
-    for r in range(4):
-        if r > 0:
-            leader = (leader + 1) % n  # SR-A8: all players stay active in equity mode
-        n_events = emit(trace, n_events, EV_ROUND, leader, -1, r + 1, 0)
-        if r == 0 and rules[R_FIRST_UPCARD_OFFERED] == 0:
-            for i in range(1, n + 1):
-                s = (dealer + i) % n
-                c = draw(deck, dstate, stream)
-                if c == NO_CARD:
-                    return EXHAUSTED, emit(trace, n_events, EV_EXHAUSTED, s, -1, 0, 0)
-                up[s, n_up[s]] = c
-                n_up[s] += 1
-                up_mask[s] |= card_bit(c)
-                n_events = emit(trace, n_events, EV_DEAL_UP, s, c, 0, 0)
-            continue
-        needs = everyone
-        target = leader
-        card, n_dead, n_events = draw_or_restock(deck, dstate, stream, dead, n_dead, trace, n_events)
-        if card == NO_CARD:
-            return EXHAUSTED, emit(trace, n_events, EV_EXHAUSTED, target, -1, 0, 0)
-        n_events = emit(trace, n_events, EV_TURN_UP, -1, card, 0, 0)
-        rej = 0
-        lone_rejections = 0
-        while True:
-            lone = needs == (1 << target)
-            n_events = emit(trace, n_events, EV_OFFER, target, card, rej, 0)
-            if lone and fresh_rule:
-                # At most max_rej refusals, and never when no card could replace it.
-                can_refuse = (lone_rejections < max_rej and rej < max_rej
-                              and (stock_size(dstate) > 0 or n_dead > 0))
-            else:
-                can_refuse = rej < max_rej and not lone
-            take = True
-            if can_refuse:
-                mine = hole_mask[target] | up_mask[target]
-                if lone:
-                    nxt = target
-                    nxt_forced = False  # a card the lone player refuses goes dead
-                else:
-                    nxt = next_in(needs, target, n)
-                    nxt_forced = rej + 1 >= max_rej
-                take = wants_card(t, policies[target], mine, 0, card, up_mask[nxt], 0, nxt_forced)
-            if take:
-                up[target, n_up[target]] = card
-                n_up[target] += 1
-                up_mask[target] |= card_bit(card)
-                needs &= ~(1 << target)
-                n_events = emit(trace, n_events, EV_TAKE, target, card, 0 if can_refuse else 1, 0)
-                if needs == 0:
-                    break
-                target = next_in(needs, target, n)
-                card, n_dead, n_events = draw_or_restock(deck, dstate, stream, dead, n_dead, trace, n_events)
-                if card == NO_CARD:
-                    return EXHAUSTED, emit(trace, n_events, EV_EXHAUSTED, target, -1, 0, 0)
-                n_events = emit(trace, n_events, EV_TURN_UP, -1, card, 0, 0)
-                rej = 0
-                lone_rejections = 0
-            elif lone:
-                # SR-A2 fresh_card: the lone player's refused card goes dead; a new one comes.
-                dead[n_dead] = card
-                n_dead += 1
-                lone_rejections += 1
-                n_events = emit(trace, n_events, EV_DEAD, target, card, lone_rejections, 0)
-                card, n_dead, n_events = draw_or_restock(deck, dstate, stream, dead, n_dead, trace, n_events)
-                if card == NO_CARD:
-                    return EXHAUSTED, emit(trace, n_events, EV_EXHAUSTED, target, -1, 0, 0)
-                n_events = emit(trace, n_events, EV_TURN_UP, -1, card, 0, 0)
-                rej = 0
-            else:
-                rej += 1
-                n_events = emit(trace, n_events, EV_REJECT, target, card, rej, 0)
-                target = next_in(needs, target, n)
-    # 5. The seventh card face down, clockwise from the dealer's left.
-    for i in range(1, n + 1):
-        s = (dealer + i) % n
-        c, n_dead, n_events = draw_or_restock(deck, dstate, stream, dead, n_dead, trace, n_events)
-        if c == NO_CARD:
-            return EXHAUSTED, emit(trace, n_events, EV_EXHAUSTED, s, -1, 0, 0)
-        hole[s, 2] = c
-        hole_mask[s] |= card_bit(c)
-        n_events = emit(trace, n_events, EV_DEAL_DOWN, s, c, 0, 0)
-    # 7. Showdown: best five of seven, high and A-5 low.
-    codes = np.empty(7, np.uint8)
-    active = np.ones(n, np.bool_)
-    naturals = np.empty(n, np.uint64)
-    high_natural = np.ones(n, np.bool_)
-    threshold = np.int64(rules[R_LOW_QUALIFIER])
-    for s in range(n):
-        codes[0] = hole[s, 0]
-        codes[1] = hole[s, 1]
-        codes[2] = hole[s, 2]
-        for j in range(4):
-            codes[3 + j] = up[s, j]
-        high[s] = high_hashed(t, codes, 7)
-        low[s] = qualify(low_hashed(t, codes, 7), threshold)
-        naturals[s] = hole_mask[s] | up_mask[s]
-    return finish(rules, policies, n, dealer, active, naturals, up_mask, high, low, high_natural,
-                  paid, trace, n_events, payout, high_share, low_share, declared)
+                void_deal(st, trace, s, out)
+                return
+            st[S.hole + HOLE * s + k] = c
+            st[S.hole_mask + s] |= np.int64(card_bit(c))
+            note(trace, st, EV_DEAL_DOWN, s, c, 0, 0)
+    st[S.round] = 0
+    st[B.phase] = PH_ROUND
 
 
 @njit(cache=True)
-def play_seeded(t, rules, policies, n, dealer, seed, deal, stacked, trace,
-                payout, high_share, low_share, declared, high, low, paid, hole, up):
-    """One deal on the stream ``(seed, deal)``, or on ``stacked`` when it is non-empty."""
-    deck, dstate, stream = new_deal(seed, deal, stacked)
-    return play(t, rules, policies, n, dealer, deck, dstate, stream, hole, up, trace,
-                payout, high_share, low_share, declared, high, low, paid)
+def _round(rules, st, stream, trace, out):
+    """3-4. Start dealing round ``round``: its leader, then its first card."""
+    n = st[B.players]
+    dealer = st[B.dealer]
+    r = st[S.round]
+    if r >= 4:
+        st[B.phase] = PH_SEVENTH
+        return
+    st[S.leader] = (dealer + 1) % n if r == 0 else (st[S.leader] + 1) % n  # SR-A8: nobody folds
+    note(trace, st, EV_ROUND, st[S.leader], -1, r + 1, 0)
+    if r == 0 and rules[R_FIRST_UPCARD_OFFERED] == 0:
+        for i in range(1, n + 1):
+            s = (dealer + i) % n
+            c = next_card(st, stream)
+            if c == NO_CARD:
+                void_deal(st, trace, s, out)
+                return
+            _give_up_card(st, s, c)
+            note(trace, st, EV_DEAL_UP, s, c, 0, 0)
+        st[S.round] = 1
+        return
+    st[S.needs] = (1 << n) - 1
+    st[S.lone_rejections] = 0
+    st[B.phase] = PH_OFFER
+    _turn_up(st, stream, trace, out, st[S.leader])
 
 
-@njit(cache=True, parallel=True)
-def play_batch(t, rules, policies, n, seed, first, count, rotate_dealer,
-               payout, high_share, low_share, declared, high, low, paid, carry):
-    """Deals ``first .. first + count - 1``; results by deal row. The dealer is
-    ``deal % n`` when ``rotate_dealer`` else seat ``n - 1``."""
-    no_trace = np.zeros((0, TRACE_WIDTH), np.int64)
-    no_stack = np.zeros(0, np.uint8)
-    for i in prange(count):
-        deal = first + i
-        dealer = deal % n if rotate_dealer else n - 1
-        hole = np.empty((n, HOLE), np.uint8)
-        up = np.empty((n, UP), np.uint8)
-        carry[i], _ = play_seeded(t, rules, policies, n, dealer, seed, deal, no_stack, no_trace,
-                                  payout[i], high_share[i], low_share[i], declared[i], high[i], low[i],
-                                  paid[i], hole, up)
+@njit(cache=True)
+def _seventh(t, rules, st, stream, trace, scratch, out):
+    """5. The seventh card face down, clockwise from the dealer's left; 7. the hands."""
+    n = st[B.players]
+    dealer = st[B.dealer]
+    for i in range(1, n + 1):
+        s = (dealer + i) % n
+        c = next_card_or_restock(st, stream, trace)
+        if c == NO_CARD:
+            void_deal(st, trace, s, out)
+            return
+        st[S.hole + HOLE * s + 2] = c
+        st[S.hole_mask + s] |= np.int64(card_bit(c))
+        note(trace, st, EV_DEAL_DOWN, s, c, 0, 0)
+    threshold = np.int64(rules[R_LOW_QUALIFIER])
+    codes = scratch[:HOLE + UP]
+    for s in range(n):
+        natural = mask_at(st, S.hole_mask + s) | mask_at(st, S.up_mask + s)
+        st[P.natural + s] = np.int64(natural)
+        st[P.shown + s] = st[S.up_mask + s]
+        for k in range(HOLE):
+            codes[k] = st[S.hole + HOLE * s + k]
+        for k in range(UP):
+            codes[HOLE + k] = st[S.up + UP * s + k]
+        st[P.high + s] = high_hashed(t, codes, 7)
+        st[P.low + s] = qualify(low_hashed(t, codes, 7), threshold)
+    begin_showdown(rules, st)
+
+
+@njit(cache=True)
+def play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, forced):
+    """Advance the deal in ``st`` to its end, writing the result row ``out``; or
+    stop before the decision that would make ``stop`` decisions (``stop`` -1: never).
+    ``forced`` >= 0 is taken as the action of the next decision instead of the
+    policy's. Cards are drawn from the state's stock on ``stream``."""
+    while True:
+        ph = st[B.phase]
+        if ph == PH_DONE:
+            return
+        if ph == PH_START:
+            _start(rules, st, stream, trace, out)
+        elif ph == PH_ROUND:
+            _round(rules, st, stream, trace, out)
+        elif ph == PH_OFFER:
+            can = _can_refuse(rules, st)
+            action = TAKE
+            if can:
+                if paused(st, stop):
+                    return
+                if forced >= 0:
+                    action = forced
+                    forced = -1
+                elif not _wants(t, rules, params, st):
+                    action = REFUSE
+                st[B.decisions] += 1
+            _apply_offer(rules, st, stream, trace, out, action, can)
+        elif ph == PH_SEVENTH:
+            _seventh(t, rules, st, stream, trace, scratch, out)
+        else:
+            stopped, forced = showdown_step(rules, params, st, trace, out, stop, forced)
+            if stopped:
+                return
+
+
+@njit(cache=True)
+def decision(rules, st, actions):
+    """``(kind, seat, number of legal actions)`` at the decision ``play`` stopped
+    at, the actions written to ``actions``; ``DK_NONE`` when the deal is over."""
+    ph = st[B.phase]
+    if ph == PH_OFFER:
+        actions[0] = TAKE
+        actions[1] = REFUSE
+        return DK_OFFER, st[B.turn], 2
+    if ph == PH_DECLARE:
+        return DK_DECLARE, st[B.turn], declare_actions(actions)
+    return DK_NONE, -1, 0

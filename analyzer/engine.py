@@ -1,0 +1,117 @@
+"""The Python face of the engine (kernels/engine.py): a game's validated inputs, its
+table states, one deal played or stopped at a decision, and batches of deals.
+
+``Inputs`` holds what every kernel call of a game needs under given settings (the
+rules vector, one policy row per seat, the game's extra data). A table state is a
+plain int64 array laid out by the game's ``STATE`` layout: copying a state is
+copying an array, so many deals can start from one described table.
+"""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from kernels import engine as E
+from kernels.games import common as C
+
+from .cards import parse_cards
+from .errors import WantitError
+from .evaluate import _tables
+
+MAX_EVENTS = 20_000
+EMPTY_I = np.zeros(0, np.int64)
+EMPTY_F = np.zeros(0, np.float64)
+
+
+@dataclass
+class Inputs:
+    """Everything a kernel call of one game needs, validated."""
+
+    variant: object  # the registry entry
+    players: int
+    rules: np.ndarray  # rules vector (float64)
+    params: np.ndarray  # [seat, parameter] policy rows (float64)
+    idata: np.ndarray = field(default_factory=lambda: EMPTY_I)
+    fdata: np.ndarray = field(default_factory=lambda: EMPTY_F)
+
+    @property
+    def game(self):
+        return self.variant.game
+
+    @property
+    def state_layout(self):
+        return self.variant.state
+
+    @property
+    def result_layout(self):
+        return self.variant.result
+
+
+def new_state(inp: Inputs, dealer=None, stacked=None) -> np.ndarray:
+    """A fresh deal's table state; ``stacked``: cards (text or codes) the stock deals
+    in this order instead of at random."""
+    n = inp.players
+    dealer = n - 1 if dealer is None else int(dealer)
+    if not 0 <= dealer < n:
+        raise WantitError(f"dealer must be a seat 0..{n - 1}")
+    st = inp.state_layout.new()
+    E.init_state(inp.game, inp.rules, inp.idata, st, n, dealer)
+    if stacked is not None:
+        order = parse_cards(stacked) if isinstance(stacked, str) else np.asarray(stacked, np.uint8)
+        C.stack_stock(st, np.asarray(order, np.int64))
+    return st
+
+
+def new_stream(seed, deal) -> np.ndarray:
+    from kernels.rng import seed_stream
+
+    stream = np.zeros(2, np.uint64)
+    seed_stream(stream, int(seed), int(deal))
+    return stream
+
+
+@dataclass
+class Played:
+    """One deal (or part of one) played on a state: the result row, the events
+    (rows [kind, seat, card, a, b]) and whether it ended."""
+
+    state: np.ndarray
+    result: np.ndarray
+    events: np.ndarray
+    finished: bool
+
+
+def play_state(inp: Inputs, st, stream, stop=-1, forced=-1, trace=True, result=None) -> Played:
+    """Play on from ``st`` (changed in place) with ``stream`` (advanced in place):
+    to the end of the deal, or until ``stop`` decisions have been taken; ``forced``
+    is the action of the next decision. Events are appended after those already
+    counted in the state."""
+    rows = MAX_EVENTS if trace else 0
+    trace_arr = np.zeros((rows, C.TRACE_WIDTH), np.int64)
+    first = int(st[C.B.events])
+    st[C.B.events] = 0
+    out = inp.result_layout.new(np.float64) if result is None else result
+    scratch = np.zeros(E.SCRATCH, np.int64)
+    E.play(inp.game, _tables(), inp.rules, inp.params, inp.idata, inp.fdata, st, stream, trace_arr, scratch, out,
+           np.int64(stop), np.int64(forced))
+    n_events = int(st[C.B.events])
+    st[C.B.events] = first + n_events
+    return Played(st, out, trace_arr[:n_events].copy(), int(st[C.B.phase]) == C.PH_DONE)
+
+
+def decision(inp: Inputs, st):
+    """``(kind name, seat, legal actions)`` at the decision ``st`` stopped at
+    (``("none", -1, [])`` when the deal is over)."""
+    actions = E.new_actions()
+    scratch = np.zeros(E.SCRATCH, np.int64)
+    kind, seat, count = E.decision(inp.game, _tables(), inp.rules, inp.params, inp.idata, inp.fdata, st.copy(),
+                                   scratch, actions)
+    return C.DECISION_NAMES[kind], int(seat), actions[:count].tolist()
+
+
+def play_batch(inp: Inputs, start, seed, first, count, rotate_dealer=True) -> np.ndarray:
+    """Result rows of deals ``first .. first + count - 1`` from copies of ``start``."""
+    out = np.zeros((count, inp.result_layout.size), np.float64)
+    E.play_batch(inp.game, _tables(), inp.rules, inp.params, inp.idata, inp.fdata, start, int(seed), int(first),
+                 int(count), bool(rotate_dealer), out)
+    return out
