@@ -107,6 +107,7 @@ class Variant:
     # check(players, rules dict) raises WantitError for combinations the rules forbid.
     check: Any = None
     game: Any = None  # kernels.engine GAME_* id
+    kernel_module: Any = None  # the game's module in kernels/games
     state: Any = None  # the table state's Layout
     result: Any = None  # the result row's Layout
 
@@ -188,6 +189,17 @@ class Variant:
             values[key] = number
         values["preset"] = preset
         return values
+
+    def inputs(self, players, policies=None, rules=None):
+        """The engine inputs (``analyzer.engine.Inputs``) for ``players`` seats with
+        ``policies`` (see ``analyzer.simulate.seat_policies``) under ``rules``."""
+        from .engine import Inputs
+        from .simulate import seat_policies
+
+        players = int(players)
+        self.check_table(players, rules)
+        params = np.stack([self.policy_vector(spec) for spec in seat_policies(self, players, policies)])
+        return Inputs(self, players, self.rules_vector(rules), params)
 
     def policy_vector(self, spec=None) -> np.ndarray:
         values = self.policy_values(spec)
@@ -281,6 +293,7 @@ SELECTION_REJECTION = Variant(
     up_width=selection_rejection.UP,
     aliases=("sr", "selection-rejection", "want_it", "polish"),
     game=E.GAME_SELECTION_REJECTION,
+    kernel_module=selection_rejection,
     state=selection_rejection.STATE,
     result=selection_rejection.RESULT,
 )
@@ -560,6 +573,7 @@ TRAIN_WRECK = Variant(
 )
 
 VARIANTS = {v.name: v for v in (SELECTION_REJECTION, DO_YA, ANACONDA, TRAIN_WRECK)}
+REGISTRY = {name: v for name, v in VARIANTS.items() if v.game is not None}
 
 
 def get_variant(name) -> Variant:

@@ -419,8 +419,11 @@ def declare_choice(rules, params, st, s):
     earlier = st[P.declare_order:P.declare_order + SEATS]
     k = st[P.n_declared]
     if int(rules[R_DECLARE_MODE]) == DECLARE_SEQUENTIAL:
-        return declare(params[s], st[P.high + s], st[P.low + s], opp, n_opp, earlier, k, k == n_active - 1)
-    return declare(params[s], st[P.high + s], st[P.low + s], opp, n_opp, earlier, 0, False)
+        d = declare(params[s], st[P.high + s], st[P.low + s], opp, n_opp, earlier, k, k == n_active - 1)
+    else:
+        d = declare(params[s], st[P.high + s], st[P.low + s], opp, n_opp, earlier, 0, False)
+    st[P.opp_up:P.opp_up + SEATS] = 0  # scratch: the state does not depend on who chose
+    return d
 
 
 @njit(cache=True)

@@ -1,0 +1,170 @@
+"""The engine over every registered game: layouts agree between Python and the
+compiled kernels, a deal stopped anywhere and copied plays on identically, the
+policy's choice is always among the listed legal actions, and a table described by
+hand never deals a card it already places."""
+
+import numpy as np
+import pytest
+
+from analyzer.engine import Inputs, decision, new_state, new_stream, play_state
+from analyzer.variants import REGISTRY, get_variant
+from kernels import engine as E
+from kernels.cards import card_bit
+from kernels.games import common as C
+from kernels.games import selection_rejection as SR
+from kernels.layout import Layout
+
+GAMES = sorted(REGISTRY)
+
+
+def _inputs(name, n=None, policies=None, rules=None):
+    v = get_variant(name)
+    return v.inputs(v.default_players if n is None else n, policies=policies, rules=rules)
+
+
+def test_layout_offsets_are_computed_in_declaration_order():
+    lay = Layout("t", [("a", 1), ("b", (3, 2)), ("c", 4)])
+    assert lay.at == (0, 1, 7) and lay.size == 11
+    arr = np.arange(11)
+    assert lay.view(arr, "b").tolist() == [[1, 2], [3, 4], [5, 6]]
+    assert lay.get(arr, "a") == 0
+    ext = lay.extend("u", [("d", 2)])
+    assert ext.at.d == 11 and ext.at.b == 1
+    with pytest.raises(ValueError, match="twice"):
+        Layout("t", [("a", 1), ("a", 2)])
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_compiled_kernel_uses_the_layouts_offsets(name):
+    """A stale compiled kernel would keep old offsets: the kernel reports its own."""
+    v = get_variant(name)
+    assert tuple(v.kernel_module.state_slots()) == tuple(v.state.at)
+    assert v.state.fields[:len(C.BASE_STATE.fields)] == C.BASE_STATE.fields
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_state_after_a_deal_reads_back_through_the_layout(name):
+    v = get_variant(name)
+    inp = _inputs(name)
+    st = new_state(inp, dealer=1)
+    assert v.state.get(st, "players") == inp.players and v.state.get(st, "dealer") == 1
+    played = play_state(inp, st, new_stream(3, 0))
+    assert played.finished and v.state.get(st, "phase") == C.PH_DONE
+    assert v.state.get(st, "events") == len(played.events) > 0
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("seed", range(12))
+def test_a_deal_stopped_anywhere_and_copied_plays_on_identically(name, seed):
+    inp = _inputs(name)
+    rng = np.random.default_rng(seed)
+    start = new_state(inp, dealer=seed % inp.players)
+    full = play_state(inp, start.copy(), new_stream(seed, seed))
+    decisions = int(full.state[C.B.decisions])
+    assert decisions > 0
+    k = int(rng.integers(0, decisions + 1))
+    st, stream = start.copy(), new_stream(seed, seed)
+    first = play_state(inp, st, stream, stop=k)
+    assert first.finished == (k == decisions)
+    assert int(st[C.B.decisions]) == k
+    saved_state, saved_stream = st.copy(), stream.copy()
+    rest = play_state(inp, saved_state, saved_stream)
+    assert rest.finished
+    np.testing.assert_array_equal(rest.result, full.result)
+    np.testing.assert_array_equal(np.concatenate([first.events, rest.events]), full.events)
+    np.testing.assert_array_equal(rest.state, full.state)
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("seed", range(6))
+def test_the_policys_choice_is_a_listed_legal_action(name, seed):
+    """At a random decision point: the action the policy takes is one of the legal
+    actions, and forcing each legal action is accepted and leads somewhere else."""
+    inp = _inputs(name)
+    start = new_state(inp, dealer=0)
+    full = play_state(inp, start.copy(), new_stream(seed, 1))
+    k = int(np.random.default_rng(seed).integers(0, int(full.state[C.B.decisions])))
+    st, stream = start.copy(), new_stream(seed, 1)
+    play_state(inp, st, stream, stop=k)
+    kind, seat, actions = decision(inp, st)
+    assert kind != "none" and 0 <= seat < inp.players and actions
+    assert len(set(actions)) == len(actions)
+    by_policy = play_state(inp, st.copy(), stream.copy(), stop=k + 1)
+    matches = []
+    for a in actions:
+        forced = play_state(inp, st.copy(), stream.copy(), stop=k + 1, forced=a)
+        assert int(forced.state[C.B.decisions]) == k + 1 or forced.finished
+        if np.array_equal(forced.state, by_policy.state):
+            matches.append(a)
+    assert len(matches) >= 1
+
+
+def _sr_state_by_hand(inp):
+    """Selection/Rejection, 4 players, dealer seat 3, round 3 about to start: two
+    cards down and two up each, two dead cards (refused by a lone player)."""
+    lay = SR.STATE
+    st = new_state(inp, dealer=3)
+    hole = {0: "As Kd", 1: "2c 3c", 2: "9h 9s", 3: "Td Jd"}
+    up = {0: "Ah Ac", 1: "4c 5d", 2: "Qs 8h", 3: "Qd Kh"}
+    from analyzer.cards import parse_cards
+
+    placed = np.uint64(0)
+    for s in range(4):
+        h, u = parse_cards(hole[s]), parse_cards(up[s])
+        lay.view(st, "hole")[s, :2] = h
+        lay.view(st, "up")[s, :2] = u
+        lay.view(st, "n_up")[s] = 2
+        for c in h:
+            lay.view(st, "hole_mask")[s] |= int(card_bit(int(c)))
+            placed |= card_bit(int(c))
+        for c in u:
+            lay.view(st, "up_mask")[s] |= int(card_bit(int(c)))
+            placed |= card_bit(int(c))
+    dead = parse_cards("7c 7d")
+    lay.view(st, "dead")[:2] = dead
+    lay.put(st, "n_dead", 2)
+    for c in dead:
+        placed |= card_bit(int(c))
+    lay.put(st, "round", 2)
+    lay.put(st, "leader", 1)
+    lay.put(st, "phase", SR.PH_ROUND)
+    C.fill_stock(st, placed)
+    return st, placed
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_table_described_by_hand_never_deals_a_card_it_places(seed):
+    inp = _inputs("selection_rejection", n=4)
+    st, placed = _sr_state_by_hand(inp)
+    assert int(st[SR.S.deck + 1]) == 52 - 18  # the stock holds exactly the unplaced cards
+    played = play_state(inp, st, new_stream(seed, 0))
+    assert played.finished
+    dealt = [int(e[2]) for e in played.events if e[0] in (C.EV_TURN_UP, C.EV_DEAL_DOWN, C.EV_DEAL_UP)]
+    assert len(dealt) == len(set(dealt))
+    assert not any(card_bit(c) & placed for c in dealt)
+    cards = np.concatenate([SR.STATE.view(st, "hole")[:4].ravel(), SR.STATE.view(st, "up")[:4].ravel()])
+    assert len(set(cards.tolist())) == 28  # seven distinct cards each, the described ones kept
+    assert SR.STATE.view(st, "hole")[2, :2].tolist() == [4 * 7 + 2, 4 * 7 + 3]
+
+
+def test_decision_points_of_selection_rejection_follow_the_rules():
+    """§1.3: the card on offer may be refused until it has max_rejections refusals;
+    the lone last player must take it (SR-A2 forced)."""
+    inp = _inputs("selection_rejection", n=3, policies="never_take")
+    st = new_state(inp, dealer=2, stacked=np.arange(52))  # 2c 2d 2h 2s 3c ...: six cards down first
+    play_state(inp, st, new_stream(0, 0), stop=0)
+    assert decision(inp, st) == ("offer", 0, [C.TAKE, C.REFUSE])
+    assert SR.STATE.get(st, "offer") == 6  # 3h, the first card turned up
+    play_state(inp, st, new_stream(0, 0), stop=2)  # seat 0 and seat 1 refuse
+    # Two refusals: seat 2 must take it (not a decision); seat 0 is next offered a card.
+    assert SR.STATE.view(st, "up")[2, 0] == 6
+    kind, seat, _ = decision(inp, st)
+    assert (kind, seat) == ("offer", 0)
+
+
+def test_engine_ids_are_distinct_and_every_game_is_registered():
+    ids = [get_variant(n).game for n in GAMES]
+    assert len(set(ids)) == len(ids)
+    assert set(ids) <= {E.GAME_SELECTION_REJECTION, E.GAME_DO_YA, E.GAME_ANACONDA, E.GAME_TRAIN_WRECK,
+                        E.GAME_SELECTION}
+    assert isinstance(_inputs(GAMES[0]), Inputs)
