@@ -104,13 +104,29 @@ def _policy_specs(items):
 @click.option("--checkpoint", type=click.Path(dir_okay=False), default=None,
               help="Save running totals here after every chunk; rerunning resumes from them.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table", show_default=True)
+@click.option("--target-se", type=float, default=None,
+              help="Stop once every seat's ev_se is below this (antes); --deals is then the most played.")
 @click.option("--board", "board_file", type=click.Path(dir_okay=False), default=None,
               help="Selection only: a board file (TOML); default: the PROVISIONAL board.")
 @click.option("--deck", "deck_spec", default=None,
               help="Selection only: standard52 (default), colours, or colours(K, RANKS, COPIES).")
 def simulate(variant, players, deals, seed, policy_items, rule_items, threads, chunk, fixed_dealer,
-             checkpoint, fmt, board_file, deck_spec):
-    """Simulate DEALS deals of VARIANT and report each seat's results (for Selection, DEALS games)."""
+             checkpoint, fmt, target_se, board_file, deck_spec):
+    """Simulate DEALS deals of VARIANT and report each seat's results (for Selection, DEALS games).
+
+    \b
+    Columns, one row per seat (nets in antes, not chips):
+      seat        0..players-1; the dealer rotates (deal i: seat i % players)
+      policy      the preset, then one column per policy parameter value
+      ev          mean net per deal in antes (payout minus ante and fees)
+      ev_se       standard error of ev; 95% interval: ev +/- 1.96 ev_se
+      p_high      fraction of deals the seat won (a share of) the high half
+      p_low       the same for the low half
+      p_scoop     fraction of deals the seat took the whole pot
+      declare_*   fraction of deals declared high / low / both (declare split)
+    Then the final high hands per seat, and the hands that won: the category of the
+    winning high hand and the top card of the winning low (or no qualifying low).
+    """
     from .selection import is_selection
 
     if is_selection(variant):
@@ -120,25 +136,34 @@ def simulate(variant, players, deals, seed, policy_items, rule_items, threads, c
         raise WantitError("--board and --deck apply to selection only")
     from .simulate import simulate as run
 
+    shown = []
+
     def progress(done, total):
         if total > chunk:
-            click.echo(f"\r{done:,}/{total:,} deals", err=True, nl=done >= total)
+            click.echo(f"\r{done:,}/{total:,} deals", err=True, nl=False)
+            shown.append(done)
 
     result = run(variant, players=players, policies=_policy_specs(policy_items),
                  rules=_key_values(rule_items, "--rule"), deals=deals, seed=seed, chunk=chunk,
-                 threads=threads, rotate_dealer=not fixed_dealer, checkpoint=checkpoint, progress=progress)
+                 threads=threads, rotate_dealer=not fixed_dealer, checkpoint=checkpoint, progress=progress,
+                 target_se=target_se)
+    if shown:
+        click.echo("", err=True)
     meta = result.meta
     if meta["interrupted"]:
         click.echo(f"wantit: interrupted after {meta['deals']:,} deals; these are their results", err=True)
     if fmt == "json":
-        click.echo(json.dumps({"meta": meta, "seats": result.to_json_records()}, indent=2))
+        click.echo(json.dumps({"meta": meta, "seats": result.to_json_records(),
+                               "winning_hands": result.winning_json()}, indent=2))
         return
     if fmt == "csv":
         click.echo(result.seats.to_csv(index=False), nl=False)
         return
-    click.echo(f"{meta['variant']}, {meta['players']} players, {meta['deals']:,} deals, seed {meta['seed']}"
-               + (f", pot carried over {meta['carried_over']:g}" if meta["carried_over"] else ""))
-    table = result.seats.copy()
+    stopped = (f" (every ev_se below {meta['target_se']:g} antes)" if meta["reached_target_se"]
+               and meta["deals"] < meta["requested_deals"] else "")
+    click.echo(f"{meta['variant']}, {meta['players']} players, {meta['deals']:,} deals{stopped}, seed {meta['seed']}; "
+               f"nets in antes" + (f", pot carried over {meta['carried_over']:g} chips" if meta["carried_over"] else ""))
+    table = _compact_policies(meta["variant"], result.seats)
     pivot = result.categories.pivot(index="seat", columns="category", values="probability")
     from .evaluate import Category
 
@@ -146,6 +171,12 @@ def simulate(variant, players, deals, seed, policy_items, rule_items, threads, c
     click.echo(table.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
     click.echo("\nfinal high hands (probability):")
     click.echo(pivot[top].to_string(float_format=lambda x: f"{x:.4f}"))
+    win = result.winning[result.winning.probability > 0]
+    for half, title in (("high", "winning high hand"), ("low", "winning low (top card)")):
+        part = win[win.half == half]
+        if len(part):
+            click.echo(f"\n{title} (probability per deal):")
+            click.echo("  " + "   ".join(f"{h} {p:.4f}" for h, p in zip(part.hand, part.probability)))
 
 
 def _simulate_selection(players, games, seed, policy_items, rule_items, threads, chunk, fixed_dealer, checkpoint,
@@ -168,6 +199,23 @@ def _simulate_selection(players, games, seed, policy_items, rule_items, threads,
         click.echo(result.seats.to_csv(index=False), nl=False)
     else:
         click.echo(format_table(result))
+
+
+def _compact_policies(variant, seats):
+    """The seats table for reading: the policy as ``preset:param=value,...`` (only the
+    parameters that differ from the preset) instead of one column per parameter."""
+    from .variants import get_variant
+
+    v = get_variant(variant)
+    names = [p.name for p in v.params]
+    labels = []
+    for _, row in seats.iterrows():
+        preset = v.policy_values(row.policy)
+        changed = [f"{k}={row[k]:g}" for k in names if row[k] != preset[k]]
+        labels.append(row.policy + (":" + ",".join(changed) if changed else ""))
+    table = seats.drop(columns=names)
+    table["policy"] = labels
+    return table
 
 
 @cli.command()

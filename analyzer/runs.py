@@ -36,8 +36,10 @@ def resume(checkpoint, settings, totals_type, fresh):
     return totals_type.from_dict(saved["totals"])
 
 
-def run_chunks(totals, target, chunk, threads, play_chunk, checkpoint=None, settings=None, progress=None):
-    """Call ``play_chunk(first, count)`` until ``totals.done`` reaches ``target``.
+def run_chunks(totals, target, chunk, threads, play_chunk, checkpoint=None, settings=None, progress=None,
+               until=None):
+    """Call ``play_chunk(first, count)`` until ``totals.done`` reaches ``target``, or
+    until ``until(totals)`` is true after a chunk (a precision reached).
 
     After each chunk the totals are saved atomically to ``checkpoint`` (when given)
     and ``progress(done, target)`` is called. Ctrl-C stops the run and keeps what
@@ -58,6 +60,8 @@ def run_chunks(totals, target, chunk, threads, play_chunk, checkpoint=None, sett
                 tmp.replace(checkpoint)
             if progress is not None:
                 progress(totals.done, target)
+            if until is not None and until(totals):
+                break
     except KeyboardInterrupt:
         interrupted = True
         if totals.done == 0:

@@ -12,16 +12,30 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from kernels.games.common import R_SPLIT_MODE, UNITS
-from kernels.showdown import DECLARE_BOTH, DECLARE_HIGH, DECLARE_LOW, SPLIT_DECLARE
+from kernels.games.common import R_ANTE, R_SPLIT_MODE, UNITS
+from kernels.showdown import DECLARE_BOTH, DECLARE_HIGH, DECLARE_LOW, SPLIT_CARDS_SPEAK, SPLIT_DECLARE
 
 from .errors import WantitError
 from .engine import Inputs, new_state, play_batch
-from .evaluate import Category, _tables, hand_category
+from .evaluate import Category, hand_category
 from .runs import check_run, resume, run_chunks
 from .variants import Variant, get_variant
 
 N_CATEGORIES = len(Category)
+LOW_TOPS = 14  # a low's top card, 1 (ace) .. 13 (king)
+LOW_TOP_NAMES = {1: "A", 10: "T", 11: "J", 12: "Q", 13: "K"}
+
+# What each column of ``SimulationResult.seats`` means (``wantit simulate --help``, README).
+SEAT_COLUMNS = {
+    "seat": "seat number, 0..players-1 (the dealer rotates: deal i is dealt by seat i % players)",
+    "policy": "the seat's policy preset; its parameter values follow in one column each",
+    "ev": "mean net per deal in antes (payout minus ante and fees paid), the seat's expected value",
+    "ev_se": "standard error of ev (antes); a 95% interval is ev +/- 1.96 ev_se",
+    "p_high": "fraction of deals the seat won (a share of) the high half",
+    "p_low": "fraction of deals the seat won (a share of) the low half",
+    "p_scoop": "fraction of deals the seat took the whole pot",
+    "declare_high / declare_low / declare_both": "fraction of deals the seat declared so (declare split only)",
+}
 
 
 def seat_policies(variant: Variant, players: int, policies) -> list:
@@ -62,12 +76,16 @@ class Totals:
     scoops: np.ndarray = None
     declared: np.ndarray = None  # [seat, HIGH/LOW/BOTH]
     categories: np.ndarray = None  # [seat, Category]
-    carry: int = 0  # pot carried over, 1/UNITS antes
+    carry: int = 0  # pot carried over, 1/UNITS chips
+    winning_high: np.ndarray = None  # [Category]: deals the high half went to a hand of it (ties: the best)
+    winning_low: np.ndarray = None  # [top card 1..13]: deals the low half went to a low topped by it
+    no_low: int = 0  # deals where no seat held a qualifying low
 
     def __post_init__(self):
         n = self.players
         for name, shape in (("net", n), ("net_sq", n), ("wins_high", n), ("wins_low", n),
-                            ("scoops", n), ("declared", (n, 3)), ("categories", (n, N_CATEGORIES))):
+                            ("scoops", n), ("declared", (n, 3)), ("categories", (n, N_CATEGORIES)),
+                            ("winning_high", N_CATEGORIES), ("winning_low", LOW_TOPS)):
             if getattr(self, name) is None:
                 setattr(self, name, np.zeros(shape, dtype=np.int64))
 
@@ -75,7 +93,7 @@ class Totals:
     def done(self):
         return self.deals
 
-    def add(self, payout, paid, high_share, low_share, declared, high, carry):
+    def add(self, payout, paid, high_share, low_share, declared, high, carry, low=None):
         units = np.rint(payout * UNITS).astype(np.int64)
         paid_units = np.rint(paid * UNITS).astype(np.int64)
         net = units - paid_units
@@ -92,6 +110,16 @@ class Totals:
         for seat in range(self.players):
             self.categories[seat] += np.bincount(cats[:, seat], minlength=N_CATEGORIES)
         self.carry += int(np.rint(carry * UNITS).sum())
+        # The winning hands: the best high among the seats sharing the high half, the
+        # best low among those sharing the low half (its top card), and no low at all.
+        won_high = np.where(high_share > 0, high, 0).max(axis=1)
+        won = won_high > 0
+        self.winning_high += np.bincount(hand_category(won_high[won]), minlength=N_CATEGORIES)
+        if low is not None:
+            won_low = np.where(low_share > 0, low, 0).max(axis=1)
+            tops = 14 - ((won_low[won_low > 0] >> 16) & 0xF)
+            self.winning_low += np.bincount(tops, minlength=LOW_TOPS)
+            self.no_low += int((low.max(axis=1) == 0).sum())
 
     def to_dict(self):
         return {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in self.__dict__.items()}
@@ -108,6 +136,7 @@ class SimulationResult:
     seats: pd.DataFrame
     categories: pd.DataFrame
     meta: dict = field(default_factory=dict)
+    winning: pd.DataFrame = None  # half (high / low), hand, probability, probability_se
 
     def to_json_records(self):
         """One object per seat: seat, ev, ev_se, p_high, p_low, p_scoop, high_categories, ..."""
@@ -119,18 +148,54 @@ class SimulationResult:
             out.append(rec)
         return out
 
+    def winning_json(self):
+        """``{"high": {category: probability}, "low": {top card: probability}}``: the hand
+        that won each half, over all deals (``"no qualifying low"`` among the low keys)."""
+        out = {}
+        for half in ("high", "low"):
+            part = self.winning[self.winning.half == half]
+            if len(part):
+                out[half] = {h: float(p) for h, p in zip(part.hand, part.probability)}
+        return out
 
-def _frames(variant, totals, policy_values, split_mode):
-    n = totals.players
+
+def ev_and_se(totals, ante=1.0):
+    """Each seat's mean net per deal and its standard error, in antes."""
     d = max(totals.deals, 1)
     mean = totals.net / d / UNITS
     var = np.maximum(totals.net_sq / d / UNITS**2 - mean**2, 0.0)
     se = np.sqrt(var / max(totals.deals - 1, 1))
+    return mean / ante, se / ante
+
+
+def _winning(totals, has_low):
+    d = max(totals.deals, 1)
+    rows = []
+
+    def add(half, hand, count):
+        p = count / d
+        rows.append({"half": half, "hand": hand, "probability": p, "probability_se": float(np.sqrt(p * (1 - p) / d))})
+
+    for c in Category:
+        add("high", c.label, totals.winning_high[c])
+    if has_low:
+        for top in range(5, LOW_TOPS):
+            char = LOW_TOP_NAMES.get(top, str(top))
+            add("low", f"{char}-low", totals.winning_low[top])
+        add("low", "no qualifying low", totals.no_low)
+    return pd.DataFrame(rows, columns=["half", "hand", "probability", "probability_se"])
+
+
+def _frames(variant, totals, policy_values, split_mode, ante=1.0):
+    n = totals.players
+    d = max(totals.deals, 1)
+    mean, se = ev_and_se(totals, ante)
     rows = []
     for s in range(n):
         row = {
             "seat": s,
             "policy": policy_values[s]["preset"],
+            **{p.name: float(policy_values[s][p.name]) for p in variant.params},
             "ev": float(mean[s]),
             "ev_se": float(se[s]),
             "p_high": float(totals.wins_high[s] / d),
@@ -151,13 +216,15 @@ def _frames(variant, totals, policy_values, split_mode):
 
 
 def simulate(variant, players=None, policies=None, rules=None, deals=100_000, seed=0,
-             chunk=100_000, threads=None, rotate_dealer=True, checkpoint=None, progress=None):
+             chunk=100_000, threads=None, rotate_dealer=True, checkpoint=None, progress=None, target_se=None):
     """Simulate ``deals`` deals of ``variant`` and return a ``SimulationResult``.
 
     ``policies``: a preset name or spec for every seat, a list per seat, or a dict
     ``{seat: spec, "all": spec}``; a spec is ``"preset:param=value,..."`` or a dict.
     ``rules``: ``{option: value}``. ``rotate_dealer``: the dealer is seat
     ``deal % players`` (each seat plays every position), else always the last seat.
+    ``target_se``: stop early, after the first chunk where every seat's ``ev_se``
+    (antes) is below it (``deals`` is then the most played).
     ``progress(done, total)`` is called after each chunk.
     """
     v = get_variant(variant)
@@ -165,38 +232,37 @@ def simulate(variant, players=None, policies=None, rules=None, deals=100_000, se
     v.check_table(n, rules)
     deals = int(deals)
     check_run(deals, seed, chunk, threads)
+    if target_se is not None and not float(target_se) > 0:
+        raise WantitError("target_se must be a positive number of antes")
     rules_vec = v.rules_vector(rules)
     values = [v.policy_values(spec) for spec in seat_policies(v, n, policies)]
     policy_matrix = np.stack([v.policy_vector(val) for val in values])
+    split_mode = int(rules_vec[R_SPLIT_MODE])
+    ante = float(rules_vec[R_ANTE])
     settings = {"variant": v.name, "players": n, "seed": int(seed), "rules": {k: str(x) for k, x in (rules or {}).items()},
                 "policies": [{k: val[k] for k in sorted(val)} for val in values], "rotate_dealer": bool(rotate_dealer)}
     totals = resume(checkpoint, settings, Totals, Totals(n))
-    t = _tables()
+    inp = Inputs(v, n, rules_vec, policy_matrix)
+    start = new_state(inp, dealer=n - 1)
+    res = v.result
+    has_low = split_mode in (SPLIT_DECLARE, SPLIT_CARDS_SPEAK)
 
-    if v.game is not None:
-        inp = Inputs(v, n, rules_vec, policy_matrix)
-        start = new_state(inp, dealer=n - 1)
-        res = v.result
+    def play_chunk(first, count):
+        out = play_batch(inp, start, seed, first, count, rotate_dealer)
+        col = {name: res.view(out, name)[:, :n] for name in ("payout", "paid", "high_share", "low_share",
+                                                               "declared", "high", "low")}
+        totals.add(col["payout"], col["paid"], col["high_share"], col["low_share"], col["declared"].astype(np.int64),
+                   col["high"].astype(np.int64), res.view(out, "carry")[:, 0],
+                   low=col["low"].astype(np.int64) if has_low else None)
 
-        def play_chunk(first, count):
-            out = play_batch(inp, start, seed, first, count, rotate_dealer)
-            cols = {name: res.view(out, name)[:, :n] for name in ("payout", "paid", "high_share", "low_share",
-                                                                    "declared", "high")}
-            totals.add(cols["payout"], cols["paid"], cols["high_share"], cols["low_share"],
-                       cols["declared"].astype(np.int64), cols["high"].astype(np.int64), res.view(out, "carry")[:, 0])
-    else:
-      def play_chunk(first, count):
-        out = [np.zeros((count, n)) for _ in range(3)] + [np.zeros((count, n), np.int64) for _ in range(3)]
-        payout, high_share, low_share, declared, high, low = out
-        paid = np.zeros((count, n))
-        carry = np.zeros(count)
-        v.play_batch(t, rules_vec, policy_matrix, n, int(seed), first, count, bool(rotate_dealer),
-                     payout, high_share, low_share, declared, high, low, paid, carry)
-        totals.add(payout, paid, high_share, low_share, declared, high, carry)
+    def precise_enough(t):
+        return target_se is not None and t.deals > 1 and ev_and_se(t, ante)[1].max() < float(target_se)
 
     interrupted, used_threads, seconds = run_chunks(totals, deals, chunk, threads, play_chunk,
-                                                    checkpoint, settings, progress)
-    seats, categories = _frames(v, totals, values, int(rules_vec[R_SPLIT_MODE]))
+                                                    checkpoint, settings, progress, until=precise_enough)
+    seats, categories = _frames(v, totals, values, split_mode, ante)
     meta = {**settings, "deals": totals.deals, "requested_deals": deals, "interrupted": interrupted,
+            "target_se": target_se, "reached_target_se": bool(precise_enough(totals)),
+            "units": "antes (ev, ev_se); chips (carried_over)", "ante": ante,
             "carried_over": totals.carry / UNITS, "threads": used_threads, "seconds": seconds}
-    return SimulationResult(seats, categories, meta)
+    return SimulationResult(seats, categories, meta, _winning(totals, has_low))
