@@ -104,108 +104,86 @@ def _card(code):
     return format_cards([code]) if 0 <= code < 52 else "?"
 
 
+def _plural(k, word):
+    return f"{k} {word}{'' if k == 1 else 's'}"
+
+
+def _hand_line(d, seat, card, a, b):
+    cards = f"{format_cards(d.hole[seat])} | {format_cards(d.up[seat])}"
+    low = "" if d.split_mode == SPLIT_HIGH_ONLY else f"; low {describe_low(b)}"
+    return f"  seat {seat} [{cards}]: {describe_high(a)}{low}"
+
+
+# The narration, one entry per event kind: a template over seat, card (as text),
+# a and b, or a function (deal, seat, card, a, b) -> text (None: no line). Headings
+# that open a group of events (declarations, showdown, rolling) are in HEADINGS.
+EVENT_TEXT = {
+    C.EV_ANTE: None,
+    C.EV_DEAL_DOWN: "  seat {seat} is dealt {card} face down",
+    C.EV_DEAL_UP: "  seat {seat} is dealt {card} face up",
+    C.EV_ROUND: lambda d, seat, card, a, b: f"Round {a}" + (f" (leader: seat {seat})" if seat >= 0 else ""),
+    C.EV_TURN_UP: "  dealer turns up {card}",
+    C.EV_OFFER: lambda d, seat, card, a, b: f"    seat {seat} is offered {card} ({_plural(a, 'rejection')} so far)",
+    C.EV_TAKE: lambda d, seat, card, a, b: f"    seat {seat} {'must take' if a else 'takes'} {card}",
+    C.EV_REJECT: "    seat {seat} rejects {card}",
+    C.EV_DEAD: lambda d, seat, card, a, b: f"  {card} is dead" + (f" (refused by seat {seat})" if seat >= 0 else ""),
+    C.EV_POOL_TAKE: "    seat {seat} takes {card} from the rejects on the table",
+    C.EV_POOL_DECLINE: lambda d, seat, card, a, b: f"    seat {seat} declines the {_plural(a, 'reject')} on the table",
+    C.EV_FORCED_NO_STOCK: "    the stock is empty: seat {seat} must take {card} from the table",
+    C.EV_RESHUFFLE: "  the dead cards are shuffled into a new stock of {a}",
+    C.EV_PASS_PHASE: lambda d, seat, card, a, b: (f"Pass {a}: {_plural(b, 'card')} each, chosen before anyone "
+                                                  f"sees theirs"),
+    C.EV_PASS_SKIPPED: "Pass {a} is skipped: it would come back to the passer",
+    C.EV_PASS: "    seat {seat} passes {card} to seat {a}",
+    C.EV_DISCARD: "    seat {seat} discards {card}",
+    C.EV_ROLL: "    seat {seat} turns up {card} (card {a} of the stack)",
+    C.EV_DECLARE: lambda d, seat, card, a, b: f"  seat {seat} declares {DECLARATIONS[a]}",
+    C.EV_HAND: _hand_line,
+    C.EV_PAYOUT: lambda d, seat, card, a, b: (f"  seat {seat} wins {a / C.UNITS:g} (net {b / C.UNITS:+g})"
+                                              if a or b else None),
+    C.EV_CARRY: lambda d, seat, card, a, b: f"  nobody qualifies: {a / C.UNITS:g} is carried over to the next deal",
+    C.EV_STREET: lambda d, seat, card, a, b: (f"{_ORDINALS.get(a, str(a))} street"
+                                              + (f": refusing the offered card costs {b}" if 4 <= a <= 6 else "")),
+    C.EV_PAY_FEE: "    seat {seat} pays {a} into the pot to refuse {card} and is dealt the next card",
+    C.EV_ACCEPT: lambda d, seat, card, a, b: (f"    seat {seat} accepts {card}"
+                                              + (" (paying is not allowed: no card could replace it)" if a else "")),
+    C.EV_BURY: "  {card}, refused by seat {seat}, the last to act, is buried: out of this deal",
+    C.EV_SPECIAL: lambda d, seat, card, a, b: (f"    seat {seat} pairs {_PLURALS[b]} on its table cards with {card}: "
+                                               f"{_TW_ACTIONS.get(a, a)} due"),
+    C.EV_EXTRA_CARD: lambda d, seat, card, a, b: f"  seat {seat} acts on its pair of {_PLURALS[a]}: an extra card face up",
+    C.EV_TW_DISCARD: lambda d, seat, card, a, b: (f"  seat {seat} acts on its pair of {_PLURALS[b >> 2]}: seat {a}'s "
+                                                  f"{_TW_SOURCES.get(b & 3, '')} {card} is discarded face up"),
+    C.EV_STEAL: lambda d, seat, card, a, b: (f"  seat {seat} acts on its pair of {_PLURALS[b >> 2]}: it steals seat "
+                                             f"{a}'s {_TW_SOURCES.get(b & 3, '')} {card}"),
+    C.EV_SPECIAL_SKIP: lambda d, seat, card, a, b: (f"  seat {seat}'s pair of {_PLURALS[b >> 2]} does nothing: "
+                                                    f"{_TW_SKIPS.get(b & 3, '')}"),
+    C.EV_COMMUNITY: "  too few cards for everyone's 7th-street card: {card} is a community card for every player",
+    C.EV_NO_CARD: lambda d, seat, card, a, b: (f"  no card is left to deal: {f'seat {seat}' + chr(39) + 's' if seat >= 0 else 'the'} "
+                                               f"{_TW_LOST.get(a, 'card')} is lost"),
+}
+# A heading before the first event of its kind in a deal.
+HEADINGS = {C.EV_DECLARE: "Declarations", C.EV_HAND: "Showdown", C.EV_ROLL: "Rolling the stacks"}
+
+
 def narrate(d: Deal) -> str:
-    """The deal as text, one event a line."""
+    """The deal as text, one event a line (``EVENT_TEXT``)."""
     v = get_variant(d.variant)
     lines = [f"{v.title}: {d.players} players, dealer seat {d.dealer}, seed {d.seed}, deal {d.deal}"]
     antes = [e for e in d.events if e[0] == C.EV_ANTE]
     if antes:
         lines.append(f"Every seat antes {antes[0][3]}; the pot is {sum(e[3] for e in antes)}.")
-    for kind, seat, card, a, b in d.events:
-        if kind == C.EV_ANTE:
+    headed = set()
+    for kind, seat, card, a, b in (tuple(int(x) for x in e) for e in d.events):
+        text = EVENT_TEXT.get(kind, "  event {kind}: seat {seat}, card {card}, {a}, {b}")
+        if text is None:
             continue
-        if kind == C.EV_DEAL_DOWN:
-            lines.append(f"  seat {seat} is dealt {_card(card)} face down")
-        elif kind == C.EV_DEAL_UP:
-            lines.append(f"  seat {seat} is dealt {_card(card)} face up")
-        elif kind == C.EV_ROUND:
-            lead = f" (leader: seat {seat})" if seat >= 0 else ""
-            lines.append(f"Round {a}{lead}")
-        elif kind == C.EV_TURN_UP:
-            lines.append(f"  dealer turns up {_card(card)}")
-        elif kind == C.EV_OFFER:
-            lines.append(f"    seat {seat} is offered {_card(card)} ({a} rejection{'s' if a != 1 else ''} so far)")
-        elif kind == C.EV_TAKE:
-            lines.append(f"    seat {seat} {'must take' if a else 'takes'} {_card(card)}")
-        elif kind == C.EV_REJECT:
-            lines.append(f"    seat {seat} rejects {_card(card)}")
-        elif kind == C.EV_DEAD:
-            who = f" (refused by seat {seat})" if seat >= 0 else ""
-            lines.append(f"  {_card(card)} is dead{who}")
-        elif kind == C.EV_POOL_TAKE:
-            lines.append(f"    seat {seat} takes {_card(card)} from the rejects on the table")
-        elif kind == C.EV_POOL_DECLINE:
-            lines.append(f"    seat {seat} declines the {a} reject{'s' if a != 1 else ''} on the table")
-        elif kind == C.EV_FORCED_NO_STOCK:
-            lines.append(f"    the stock is empty: seat {seat} must take {_card(card)} from the table")
-        elif kind == C.EV_RESHUFFLE:
-            lines.append(f"  the dead cards are shuffled into a new stock of {a}")
-        elif kind == C.EV_PASS_PHASE:
-            lines.append(f"Pass {a}: {b} card{'s' if b != 1 else ''} each, chosen before anyone sees theirs")
-        elif kind == C.EV_PASS_SKIPPED:
-            lines.append(f"Pass {a} is skipped: it would come back to the passer")
-        elif kind == C.EV_PASS:
-            lines.append(f"    seat {seat} passes {_card(card)} to seat {a}")
-        elif kind == C.EV_DISCARD:
-            lines.append(f"    seat {seat} discards {_card(card)}")
-        elif kind == C.EV_ROLL:
-            if a == 1 and seat == _first_roller(d):
-                lines.append("Rolling the stacks")
-            lines.append(f"    seat {seat} turns up {_card(card)} (card {a} of the stack)")
-        elif kind == C.EV_DECLARE:
-            if seat == _first_declarer(d):
-                lines.append("Declarations")
-            lines.append(f"  seat {seat} declares {DECLARATIONS[a]}")
-        elif kind == C.EV_HAND:
-            if seat == _first_hand(d):
-                lines.append("Showdown")
-            cards = f"{format_cards(d.hole[seat])} | {format_cards(d.up[seat])}"
-            low = "" if d.split_mode == SPLIT_HIGH_ONLY else f"; low {describe_low(b)}"
-            lines.append(f"  seat {seat} [{cards}]: {describe_high(a)}{low}")
-        elif kind == C.EV_PAYOUT:
-            if a or b:
-                lines.append(f"  seat {seat} wins {a / C.UNITS:g} (net {b / C.UNITS:+g})")
-        elif kind == C.EV_CARRY:
-            lines.append(f"  nobody qualifies: {a / C.UNITS:g} is carried over to the next deal")
-        elif kind == C.EV_STREET:
-            fee = f": refusing the offered card costs {b}" if 4 <= a <= 6 else ""
-            lines.append(f"{_ORDINALS.get(a, str(a))} street{fee}")
-        elif kind == C.EV_PAY_FEE:
-            lines.append(f"    seat {seat} pays {a} into the pot to refuse {_card(card)} and is dealt the next card")
-        elif kind == C.EV_ACCEPT:
-            why = " (paying is not allowed: no card could replace it)" if a else ""
-            lines.append(f"    seat {seat} accepts {_card(card)}{why}")
-        elif kind == C.EV_BURY:
-            lines.append(f"  {_card(card)}, refused by seat {seat}, the last to act, is buried: out of this deal")
-        elif kind == C.EV_SPECIAL:
-            lines.append(f"    seat {seat} pairs {_PLURALS[b]} on its table cards with {_card(card)}: "
-                         f"{_TW_ACTIONS.get(a, a)} due")
-        elif kind == C.EV_EXTRA_CARD:
-            lines.append(f"  seat {seat} acts on its pair of {_PLURALS[a]}: an extra card face up")
-        elif kind == C.EV_TW_DISCARD:
-            lines.append(f"  seat {seat} acts on its pair of {_PLURALS[b >> 2]}: "
-                         f"seat {a}'s {_TW_SOURCES.get(b & 3, '')} {_card(card)} is discarded face up")
-        elif kind == C.EV_STEAL:
-            lines.append(f"  seat {seat} acts on its pair of {_PLURALS[b >> 2]}: "
-                         f"it steals seat {a}'s {_TW_SOURCES.get(b & 3, '')} {_card(card)}")
-        elif kind == C.EV_SPECIAL_SKIP:
-            lines.append(f"  seat {seat}'s pair of {_PLURALS[b >> 2]} does nothing: {_TW_SKIPS.get(b & 3, '')}")
-        elif kind == C.EV_COMMUNITY:
-            lines.append(f"  too few cards for everyone's 7th-street card: {_card(card)} is a community card "
-                         f"for every player")
-        elif kind == C.EV_NO_CARD:
-            who = f"seat {seat}'s" if seat >= 0 else "the"
-            lines.append(f"  no card is left to deal: {who} {_TW_LOST.get(a, 'card')} is lost")
+        if kind in HEADINGS and kind not in headed:
+            headed.add(kind)
+            lines.append(HEADINGS[kind])
+        if callable(text):
+            text = text(d, seat, _card(card), a, b)
+            if text is not None:
+                lines.append(text)
+        else:
+            lines.append(text.format(kind=kind, seat=seat, card=_card(card), a=a, b=b))
     return "\n".join(lines)
-
-
-def _first_declarer(d):
-    return next((e[1] for e in d.events if e[0] == C.EV_DECLARE), None)
-
-
-def _first_hand(d):
-    return next((e[1] for e in d.events if e[0] == C.EV_HAND), None)
-
-
-def _first_roller(d):
-    return next((e[1] for e in d.events if e[0] == C.EV_ROLL), None)

@@ -10,8 +10,9 @@ Every variant of ``analyzer.variants.VARIANTS`` (so a game added to the registry
 is picked up with no change here) plays complete deals at 2, 4 and 7 players,
 with the same policy preset at every seat (``always_take``, the baseline, and
 ``heuristic``), at one numba thread and at all of them. The kernel entry point
-``play_batch`` is called directly, as ``analyzer.simulate`` does, into
-preallocated result arrays, on each variant's default rules.
+the engine's one batch driver (``kernels.engine.play_batch``) is called directly,
+as ``analyzer.simulate`` does, from a fresh deal's table state into preallocated
+result rows, on each variant's default rules.
 
 The "stud floor" is plain seven-card stud hi-lo with no decisions: the same
 random streams and lazy deck deal 7 cards to each player, every hand's high and
@@ -34,8 +35,10 @@ from numba import njit, prange
 
 from _common import REPEATS, best_time, table_lines, write_results
 from analyzer.evaluate import _tables
+from analyzer.engine import new_state
 from analyzer.errors import WantitError
-from analyzer.variants import VARIANTS
+from analyzer.variants import REGISTRY
+from kernels.engine import play_batch as engine_batch
 from kernels.evaluate import high_hashed, low_hashed
 from kernels.games.common import R_ANTE
 from kernels.rng import draw, fill_deck, seed_stream
@@ -125,17 +128,26 @@ class Outputs:
         self.low = np.zeros((deals, n), np.int64)
         self.paid = np.zeros((deals, n))
         self.carry = np.zeros(deals)
+        self.deals = deals
+        self._rows = {}
+
+    def rows(self, width):
+        """The engine's packed result rows, ``width`` columns, one array per width."""
+        if width not in self._rows:
+            self._rows[width] = np.zeros((self.deals, width))
+        return self._rows[width]
 
 
 def game_runner(t, v, preset, n, count, out):
-    """A no-argument call of ``v.play_batch`` for ``count`` deals, every seat ``preset``."""
-    rules_vec = v.rules_vector()
-    policy_matrix = np.stack([v.policy_vector(preset)] * n)
+    """A no-argument call of the engine's batch driver for ``count`` deals of ``v``,
+    every seat ``preset``, from a fresh deal's table state."""
+    inp = v.inputs(n, policies=preset)
+    start = new_state(inp)
+    rows = out.rows(v.result.size)
 
     def run():
-        v.play_batch(t, rules_vec, policy_matrix, n, SEED, 0, count, ROTATE_DEALER,
-                     out.payout, out.high_share, out.low_share, out.declared,
-                     out.high, out.low, out.paid, out.carry)
+        engine_batch(inp.game, t, inp.rules, inp.params, inp.idata, inp.fdata, start, SEED, 0, count,
+                     ROTATE_DEALER, rows)
 
     return run
 
@@ -288,7 +300,7 @@ def main():
     args = parse_args()
     all_threads = numba.config.NUMBA_NUM_THREADS
     thread_counts = sorted({1, all_threads})
-    variants = list(VARIANTS.values())
+    variants = list(REGISTRY.values())
 
     t = _tables()
     seconds = compile_all(t, variants)
