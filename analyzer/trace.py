@@ -108,6 +108,10 @@ def _plural(k, word):
     return f"{k} {word}{'' if k == 1 else 's'}"
 
 
+def _whose(seat):
+    return f"seat {seat}'s" if seat >= 0 else "the"
+
+
 def _hand_line(d, seat, card, a, b):
     cards = f"{format_cards(d.hole[seat])} | {format_cards(d.up[seat])}"
     low = "" if d.split_mode == SPLIT_HIGH_ONLY else f"; low {describe_low(b)}"
@@ -158,7 +162,7 @@ EVENT_TEXT = {
     C.EV_SPECIAL_SKIP: lambda d, seat, card, a, b: (f"  seat {seat}'s pair of {_PLURALS[b >> 2]} does nothing: "
                                                     f"{_TW_SKIPS.get(b & 3, '')}"),
     C.EV_COMMUNITY: "  too few cards for everyone's 7th-street card: {card} is a community card for every player",
-    C.EV_NO_CARD: lambda d, seat, card, a, b: (f"  no card is left to deal: {f'seat {seat}' + chr(39) + 's' if seat >= 0 else 'the'} "
+    C.EV_NO_CARD: lambda d, seat, card, a, b: (f"  no card is left to deal: {_whose(seat)} "
                                                f"{_TW_LOST.get(a, 'card')} is lost"),
 }
 # A heading before the first event of its kind in a deal.
