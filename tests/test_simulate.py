@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from numba import njit
 
-from analyzer import Category, WantitError
+from analyzer import Category, WantitError, hand_category
 from analyzer.engine import Inputs, new_state
 from analyzer.engine import play_batch as engine_batch
 from analyzer.simulate import simulate
@@ -291,3 +291,59 @@ def test_information_sets_do_ya_hole_cards_of_others_do_not_change_decisions(see
     b = play_deal("do_ya", players=n, policies=policies, dealer=3, stacked=swapped)
     assert int(a.hole[1, 0]) != int(b.hole[1, 0])
     assert [e for e in _decisions(a) if e[1] != 1] == [e for e in _decisions(b) if e[1] != 1]
+
+
+def test_winning_hands_count_the_traced_deals():
+    """The winning-hand table of a run equals a count made deal by deal from the
+    traced replays of the same deals (their payouts and shown hands)."""
+    deals, n = 120, 4
+    rules = {"split_mode": "cards_speak"}
+    r = simulate("selection_rejection", players=n, deals=deals, seed=21, rules=rules)
+    high, low, no_low = {}, {}, 0
+    for i in range(deals):
+        d = play_deal("selection_rejection", players=n, seed=21, deal=i, rules=rules)
+        best_high = max(d.high[s] for s in range(n) if d.high_share[s] > 0)
+        label = Category(hand_category(best_high)).label
+        high[label] = high.get(label, 0) + 1
+        lows = [d.low[s] for s in range(n) if d.low_share[s] > 0 and d.low[s] > 0]
+        if lows:
+            top = 14 - ((max(lows) >> 16) & 0xF)
+            key = {10: "T", 11: "J", 12: "Q", 13: "K"}.get(top, str(top)) + "-low"
+            low[key] = low.get(key, 0) + 1
+        no_low += max(d.low) == 0
+    w = r.winning
+    got_high = {h: round(p * deals) for h, p in zip(w[w.half == "high"].hand, w[w.half == "high"].probability) if p}
+    got_low = {h: round(p * deals) for h, p in zip(w[w.half == "low"].hand, w[w.half == "low"].probability)
+               if p and h != "no qualifying low"}
+    assert got_high == high and got_low == low
+    assert round(w[w.hand == "no qualifying low"].probability.iloc[0] * deals) == no_low
+    assert set(r.winning_json()) == {"high", "low"}
+
+
+def test_high_only_runs_report_no_low_half():
+    r = simulate("selection_rejection", players=3, deals=200, seed=2, rules={"split_mode": "high_only"})
+    assert set(r.winning.half) == {"high"}
+    assert abs(r.winning.probability.sum() - 1) < 1e-12
+
+
+def test_target_se_stops_when_every_seat_is_precise_enough():
+    r = simulate("selection_rejection", players=3, deals=40_000, seed=4, chunk=1000, target_se=0.02)
+    assert r.meta["reached_target_se"] and r.meta["deals"] < 40_000
+    assert (r.seats.ev_se < 0.02).all() and r.meta["deals"] > 1000
+    fewer = simulate("selection_rejection", players=3, deals=r.meta["deals"] - 1000, seed=4, chunk=1000)
+    assert (fewer.seats.ev_se >= 0.02).any()  # it stopped at the first chunk that got there
+    never = simulate("selection_rejection", players=3, deals=2000, seed=4, chunk=1000, target_se=1e-6)
+    assert never.meta["deals"] == 2000 and not never.meta["reached_target_se"]
+    with pytest.raises(WantitError, match="target_se"):
+        simulate("selection_rejection", players=3, deals=10, target_se=0)
+
+
+def test_policy_parameters_are_columns_and_nets_are_in_antes():
+    v = get_variant("selection_rejection")
+    r = simulate("selection_rejection", players=3, deals=500, seed=8, policies={"all": "heuristic",
+                                                                                 1: "low:take_threshold=0.4"})
+    assert {p.name for p in v.params} <= set(r.seats.columns)
+    assert r.seats.take_threshold.tolist() == [0.1, 0.4, 0.1] and r.seats.aim.tolist() == [2, 1, 2]
+    doubled = simulate("selection_rejection", players=3, deals=500, seed=8, rules={"ante": 2},
+                       policies={"all": "heuristic", 1: "low:take_threshold=0.4"})
+    pd.testing.assert_series_equal(doubled.seats.ev, r.seats.ev)  # the same deals at twice the stakes
