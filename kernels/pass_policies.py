@@ -178,54 +178,55 @@ def choose_pass(t, policy, hand, count, evidence, stream, howdy):
 
 
 @njit(cache=True)
+def _five_values(t, hand, discard, full_key, howdy, fk):
+    """(high, low) strengths of ``hand`` without the ``discard`` cards."""
+    five = hand & ~discard
+    if howdy:
+        hn, hw = split_high(five, howdy)
+        h = np.int64(high_mask(t, hn, hw, fk, False))
+        ln, lw = split_low(five, howdy)
+        return h, np.int64(low_mask(ln, lw))
+    key = full_key
+    m = discard
+    while m:
+        key -= t.card_keys[bit_to_code(m & (~m + np.uint64(1)))]
+        m &= m - np.uint64(1)
+    return plain_high(t, key, five), np.int64(t.low[rank_slot(t, key)])
+
+
+@njit(cache=True)
 def choose_keep(t, policy, hand, hand_size, howdy, fk):
     """The five cards to keep (a mask) and the one to hide (a card bit).
 
     Keeps the best five for my aim (adaptive: low when the best low is unpaired and
     no higher than ``LOW_MAX``), ties broken by the other side; hides my strongest
     card (``HIDE_RULE`` 0) or my weakest (1), judged by what the other four show.
+    ``hand_size`` is 7 (discard two), 6 (discard one) or 5 (keep all: only the card
+    to hide is chosen). Nothing is allocated.
     """
-    bits = np.empty(hand_size, np.uint64)
-    n = 0
-    m = hand
-    while m and n < hand_size:
-        b = m & (~m + np.uint64(1))
-        bits[n] = b
-        n += 1
-        m ^= b
-    # Every way to discard hand_size - 5 cards (one or two).
-    discards = np.empty(n * n, np.uint64)
-    n_discards = 0
-    for i in range(n):
-        if hand_size - 5 == 1:
-            discards[n_discards] = bits[i]
-            n_discards += 1
-        else:
-            for j in range(i + 1, n):
-                discards[n_discards] = bits[i] | bits[j]
-                n_discards += 1
+    hand = np.uint64(hand)
+    n_discard = hand_size - 5
     best_high_mask = best_low_mask = np.uint64(0)
-    bh_high = bh_low = bl_low = bl_high = -1
+    bh_high = bh_low = bl_low = bl_high = np.int64(-1)
     full_key = mask_key(t, hand)
-    for d in range(n_discards):
-        five = hand & ~discards[d]
-        if howdy:
-            hn, hw = split_high(five, howdy)
-            h = high_mask(t, hn, hw, fk, False)
-            ln, lw = split_low(five, howdy)
-            lo = low_mask(ln, lw)
-        else:
-            key = full_key
-            m = discards[d]
-            while m:
-                key -= t.card_keys[bit_to_code(m & (~m + np.uint64(1)))]
-                m &= m - np.uint64(1)
-            h = plain_high(t, key, five)
-            lo = np.int64(t.low[rank_slot(t, key)])
-        if h > bh_high or (h == bh_high and lo > bh_low):
-            bh_high, bh_low, best_high_mask = h, lo, five
-        if lo > bl_low or (lo == bl_low and h > bl_high):
-            bl_low, bl_high, best_low_mask = lo, h, five
+    # Every way to discard hand_size - 5 cards, in the order of their lowest bits.
+    mi = hand if n_discard > 0 else np.uint64(1)
+    while mi:
+        bi = mi & (~mi + np.uint64(1))
+        mi ^= bi
+        if n_discard == 0:
+            bi = np.uint64(0)
+        mj = mi if n_discard == 2 else np.uint64(1)
+        while mj:
+            bj = mj & (~mj + np.uint64(1))
+            mj ^= bj
+            discard = bi | bj if n_discard == 2 else bi
+            five = hand & ~discard
+            h, lo = _five_values(t, hand, discard, full_key, howdy, fk)
+            if h > bh_high or (h == bh_high and lo > bh_low):
+                bh_high, bh_low, best_high_mask = h, lo, five
+            if lo > bl_low or (lo == bl_low and h > bl_high):
+                bl_low, bl_high, best_low_mask = lo, h, five
     aim = int(policy[AIM])
     if aim == AIM_ADAPTIVE:
         top = 14 - ((bl_low >> 16) & 0xF) if bl_low > 0 and bl_low >> CAT_SHIFT == LOW_NO_PAIR else 99

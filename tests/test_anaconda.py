@@ -1,5 +1,6 @@
 """Anaconda on a stacked deck, one test per clause of RULES.md §2.3 and option of §2.6."""
 
+from itertools import combinations
 from math import comb, sqrt
 
 import numpy as np
@@ -7,8 +8,11 @@ import pytest
 
 from analyzer import Category, WantitError, describe_high, describe_low, evaluate_high, evaluate_low
 from analyzer.cards import parse_cards
-from analyzer.simulate import simulate
+from analyzer.engine import Inputs, decision, new_state, new_stream, play_state
+from analyzer.simulate import seat_policies, simulate
 from analyzer.trace import play_deal
+from analyzer.variants import get_variant
+from kernels.games import anaconda as A
 from kernels.games import common as C
 
 F2 = [23_294_460, 58_627_800, 31_433_400, 6_461_620, 6_180_020, 4_047_644, 3_473_184, 224_848, 41_584]
@@ -194,3 +198,266 @@ def test_random_passing_and_keeping_the_best_high_five_gives_f2():
         o = r.categories[r.categories.category == cat.label].probability.sum() * deals
         z = (o - total * p) / sqrt(total * p * (1 - p))
         assert abs(z) <= 4.5, f"{cat.label}: z = {z:.2f}"
+
+
+# ------------------------------------------------------------ the engine: decisions, forced actions, resuming
+# Masks are suit-major: card code 4 * rank + suit is bit 16 * suit + rank. With the
+# stacked deck DECK, 5 players and dealer 4, seat s is dealt codes s, s + 5, ..., s + 30.
+
+V = get_variant("anaconda")
+
+
+def bit(c):
+    return 1 << (16 * (c % 4) + c // 4)
+
+
+def mask(cards):
+    return sum(bit(c) for c in cards)
+
+
+def by_bit(cards):
+    """Codes in ascending mask-bit order (suit, then rank)."""
+    return sorted(cards, key=lambda c: (c % 4, c // 4))
+
+
+def subsets(cards, k):
+    return sorted(mask(s) for s in combinations(cards, k))
+
+
+def dealt(s, n=5, dealer=4, hand_size=7):
+    first = (s - dealer - 1) % n
+    return [first + n * j for j in range(hand_size)]
+
+
+def inputs(players=5, rules=None, policies="heuristic"):
+    pols = np.stack([V.policy_vector(p) for p in seat_policies(V, players, policies)])
+    return Inputs(V, players, V.rules_vector(rules), pols)
+
+
+def stacked(inp, dealer=4):
+    """A fresh deal on the stacked deck DECK, stopped at its first decision."""
+    st = new_state(inp, dealer, stacked=DECK)
+    stream = new_stream(0, 0)
+    play_state(inp, st, stream, stop=0)
+    return st, stream
+
+
+def step(inp, st, stream, action):
+    """Apply ``action`` at the decision ``st`` stopped at; stop at the next one."""
+    played = play_state(inp, st, stream, stop=int(st[C.B.decisions]) + 1, forced=action)
+    return played.events
+
+
+def hand(st, s):
+    return int(V.state.view(st, "hand")[s])
+
+
+def test_engine_state_slots_are_the_layout():
+    assert tuple(A.state_slots()) == tuple(A.STATE.at)
+
+
+def test_2_4_pass_actions_are_every_packet_of_count_cards_from_the_hand():
+    inp = inputs()
+    st, _ = stacked(inp)
+    kind, seat, actions = decision(inp, st)
+    assert (kind, seat) == ("pass", 0)  # seats choose in seat order
+    assert actions == subsets(dealt(0), 3) and len(actions) == 35
+    assert hand(st, 0) == mask(dealt(0))
+
+
+def test_2_4_pass_actions_six_card_hands_eight_players():
+    inp = inputs(players=8, rules={"hand_size": 6, "pass_schedule": "1:1,2:1,3:1"})
+    st, stream = stacked(inp, dealer=7)
+    kind, seat, actions = decision(inp, st)
+    assert (kind, seat, len(actions)) == ("pass", 0, 6)
+    assert actions == subsets(dealt(0, 8, 7, 6), 1)
+
+
+def test_2_3_3_1_a_packet_is_chosen_from_the_hand_before_the_phase_and_delivered_after_all_choose():
+    inp = inputs()
+    st, stream = stacked(inp)
+    packet0 = mask([0, 5, 10])
+    events = step(inp, st, stream, packet0)
+    assert events.shape[0] == 0  # nothing is passed yet
+    assert int(V.state.view(st, "packets")[0]) == packet0
+    assert hand(st, 0) == mask(dealt(0)) and hand(st, 1) == mask(dealt(1))
+    assert V.state.get(st, "turn") == 1 and V.state.get(st, "pass_phase") == 0
+    assert V.state.get(st, "decisions") == 1
+    kind, seat, actions = decision(inp, st)
+    assert (kind, seat) == ("pass", 1) and actions == subsets(dealt(1), 3)  # seat 0's packet is not in it
+
+
+def test_2_3_3_forced_packets_are_delivered_to_the_left_in_dealing_order():
+    inp = inputs()
+    st, stream = stacked(inp)
+    packets = {s: [s, s + 5, s + 10] for s in range(5)}  # each seat's three lowest codes
+    events = []
+    for s in range(5):
+        events += [tuple(int(x) for x in e) for e in step(inp, st, stream, mask(packets[s]))]
+    # Delivered from the dealer's left (seat 0), each packet in mask-bit order.
+    assert [e for e in events if e[0] == C.EV_PASS] == [
+        (C.EV_PASS, s, c, (s + 1) % 5, 1) for s in range(5) for c in by_bit(packets[s])]
+    assert events[-1] == (C.EV_PASS_PHASE, -1, -1, 2, 2)
+    received = V.state.view(st, "received")
+    for r in range(5):
+        p = (r - 1) % 5
+        assert hand(st, r) == mask(set(dealt(r)) - set(packets[r]) | set(packets[p]))
+        assert int(received[r, p]) == mask(packets[p])
+        assert all(int(received[r, x]) == 0 for x in range(5) if x != p)
+    assert V.state.get(st, "pass_phase") == 1
+    kind, seat, actions = decision(inp, st)
+    assert (kind, seat) == ("pass", 0) and actions == subsets(set(dealt(0)) - {0, 5, 10} | {4, 9, 14}, 2)
+
+
+def _kinds(inp, st, stream):
+    """(kind, seat) of every decision of the deal, each taken by the policy."""
+    out = []
+    while True:
+        kind, seat, _ = decision(inp, st)
+        if kind == "none":
+            return out
+        out.append((kind, seat))
+        play_state(inp, st, stream, stop=int(st[C.B.decisions]) + 1)
+
+
+def test_an_a3_a_skipped_phase_has_no_pass_decisions():
+    inp = inputs(players=3, rules={"pass_schedule": "3-2-1-spread", "pass_to_self_rule": "skip"})
+    st, stream = stacked(inp, dealer=2)
+    kinds = _kinds(inp, st, stream)
+    assert kinds[:6] == [("pass", s) for s in range(3)] * 2
+    assert kinds[6:] == [("keep", 0), ("hide", 0), ("keep", 1), ("hide", 1), ("keep", 2), ("hide", 2),
+                         ("declare", 0), ("declare", 1), ("declare", 2)]
+    inp = inputs(players=3, rules={"pass_schedule": "3-2-1-spread"})  # wrap: three phases
+    st, stream = stacked(inp, dealer=2)
+    assert _kinds(inp, st, stream)[:10] == [("pass", s) for s in range(3)] * 3 + [("keep", 0)]
+
+
+def test_an_a6_no_declarations_without_the_declare_split():
+    inp = inputs(players=3, rules={"pass_schedule": "one-pass", "split_mode": "high_only"})
+    st, stream = stacked(inp, dealer=2)
+    assert _kinds(inp, st, stream) == [("pass", s) for s in range(3)] + [
+        ("keep", 0), ("hide", 0), ("keep", 1), ("hide", 1), ("keep", 2), ("hide", 2)]
+
+
+def test_2_4_a_packet_of_the_whole_hand_is_no_decision():
+    """Only one packet is possible: applied without a decision (rules the registry
+    refuses, written straight into the vector)."""
+    inp = inputs(players=3, rules={"pass_schedule": "1:1"})
+    inp.rules[A.R_PASSES] = 7
+    st, stream = stacked(inp, dealer=2)
+    assert decision(inp, st)[:2] == ("keep", 0) and V.state.get(st, "decisions") == 0
+    for s in range(3):
+        assert hand(st, s) == mask(dealt((s - 1) % 3, 3, 2))  # every hand moved one seat left
+
+
+def _after_passes(inp, rules_phases=3, n=5):
+    st, stream = stacked(inp)
+    play_state(inp, st, stream, stop=rules_phases * n)
+    return st, stream
+
+
+def test_2_4_keep_actions_are_every_five_of_the_hand_from_the_dealers_left():
+    inp = inputs(rules={"pass_schedule": "one-pass"})
+    st, stream = _after_passes(inp, 1)
+    kind, seat, actions = decision(inp, st)
+    assert (kind, seat) == ("keep", 0)
+    assert len(actions) == 21 and actions == subsets([c for c in range(52) if hand(st, 0) & bit(c)], 5)
+
+
+def test_an_a7_six_card_hands_keep_actions_discard_one():
+    inp = inputs(rules={"hand_size": 6, "pass_schedule": "one-pass"})
+    st, stream = _after_passes(inp, 1)
+    kind, seat, actions = decision(inp, st)
+    assert (kind, seat, len(actions)) == ("keep", 0, 6)
+    assert actions == subsets([c for c in range(52) if hand(st, 0) & bit(c)], 5)
+
+
+def test_2_3_4_and_5_forced_keep_discards_the_rest_then_hide_one_of_the_five():
+    inp = inputs(rules={"pass_schedule": "one-pass"})
+    st, stream = _after_passes(inp, 1)
+    cards = [c for c in range(52) if hand(st, 0) & bit(c)]
+    keep, discard = cards[:5], cards[5:]
+    events = step(inp, st, stream, mask(keep))
+    assert [tuple(int(x) for x in e) for e in events] == [(C.EV_DISCARD, 0, c, 0, 0) for c in by_bit(discard)]
+    assert int(V.state.view(st, "kept")[0]) == mask(keep)
+    assert V.state.get(st, "planned_hide") == 255
+    kind, seat, actions = decision(inp, st)
+    assert (kind, seat, actions) == ("hide", 0, sorted(keep))
+    hidden = keep[2]
+    assert step(inp, st, stream, hidden).shape[0] == 0  # nothing shows until the roll
+    assert int(V.state.view(st, "hole")[0, 0]) == hidden
+    assert V.state.view(st, "up")[0].tolist() == by_bit([c for c in keep if c != hidden])
+    assert decision(inp, st)[:2] == ("keep", 1)
+
+
+def test_2_3_6_the_dealer_stacks_last_then_four_rolls_and_the_showdown_of_the_five():
+    inp = inputs(rules={"pass_schedule": "one-pass"})
+    st, stream = _after_passes(inp, 1)
+    rolls = []
+    for s in range(5):
+        cards = [c for c in range(52) if hand(st, s) & bit(c)]
+        assert decision(inp, st)[:2] == ("keep", s)
+        step(inp, st, stream, mask(cards[:5]))
+        assert decision(inp, st)[:2] == ("hide", s)
+        rolls = step(inp, st, stream, cards[0])  # the events after the dealer's stack
+    assert [tuple(int(x) for x in e[:4]) for e in rolls if e[0] == C.EV_ROLL] == [
+        (C.EV_ROLL, s, int(V.state.view(st, "up")[s, j]), j + 1) for j in range(4) for s in range(5)]
+    assert decision(inp, st) == ("declare", 0, [0, 1, 2])
+    for s in range(5):
+        cards = [c for c in range(52) if int(V.state.view(st, "kept")[s]) & bit(c)]
+        assert int(V.state.view(st, "shown")[s]) == mask(cards[1:])
+        assert int(V.state.view(st, "high")[s]) == evaluate_high(cards)
+    played = play_state(inp, st, stream, forced=1)  # seat 0 declares LOW
+    assert played.finished and int(V.result.view(played.result, "declared")[0]) == 1
+
+
+def test_2_4_the_policy_hides_the_same_card_whether_its_keep_was_its_own_or_forced():
+    """The policy's hide after a forced keep (chosen among the five) is the card its
+    own keep planned, when the forced keep is the one it would have made."""
+    for seed in range(12):
+        inp = inputs(players=4, policies=["heuristic", "low", "heuristic:hide_rule=1", "heuristic:aim=2,low_max=7"],
+                     rules={"wild": "howdy_doody"} if seed % 2 else None)
+        st = new_state(inp, 3)
+        stream = new_stream(seed, 0)
+        play_state(inp, st, stream, stop=12)
+        for s in range(4):
+            assert decision(inp, st)[:2] == ("keep", s)
+            own_st, own_stream = st.copy(), stream.copy()
+            play_state(inp, own_st, own_stream, stop=int(st[C.B.decisions]) + 2)  # the policy keeps and hides
+            kept = int(V.state.view(own_st, "kept")[s])
+            step(inp, st, stream, kept)
+            step(inp, st, stream, -1)  # the policy hides
+            assert int(V.state.view(st, "hole")[s, 0]) == int(V.state.view(own_st, "hole")[s, 0])
+
+
+RESUME_CASES = [
+    (5, None, "heuristic"),
+    (4, {"wild": "howdy_doody", "pass_schedule": "left-right-left"}, "random_pass_best_high"),
+    (3, {"pass_schedule": "3-2-1-spread", "pass_to_self_rule": "skip", "declare_mode": "sequential"},
+     {0: "random_pass_best_high", "all": "heuristic"}),
+    (8, {"hand_size": 6, "split_mode": "high_and_right_neighbour"}, "heuristic:hide_rule=1"),
+]
+
+
+@pytest.mark.parametrize("case", range(len(RESUME_CASES)))
+def test_a_deal_stopped_anywhere_and_played_on_from_copies_ends_the_same(case):
+    n, rules, policies = RESUME_CASES[case]
+    inp = inputs(players=n, rules=rules, policies=policies)
+    rng = np.random.default_rng(case)
+    for seed in range(25):
+        dealer = seed % n
+        st = new_state(inp, dealer)
+        whole = play_state(inp, st, new_stream(seed, 7))
+        total = int(st[C.B.decisions])
+        stop = int(rng.integers(0, total))  # before one of the deal's decisions
+        st = new_state(inp, dealer)
+        stream = new_stream(seed, 7)
+        first = play_state(inp, st, stream, stop=stop)
+        assert int(st[C.B.decisions]) == stop and not first.finished
+        st2, stream2 = st.copy(), stream.copy()
+        play_state(inp, st, stream)  # the original plays on too: the copies must not share it
+        rest = play_state(inp, st2, stream2)
+        assert rest.finished
+        assert np.array_equal(rest.result, whole.result)
+        assert np.array_equal(np.concatenate([first.events, rest.events]), whole.events)
+        assert int(st2[C.B.events]) == whole.events.shape[0]

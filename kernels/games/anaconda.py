@@ -3,32 +3,61 @@ antes and goes to the showdown; betting is not modelled yet).
 
 The pass schedule is data: up to ``MAX_PASSES`` phases of ``(cards, seats to the
 left)``; a negative offset passes to the right. Passing is simultaneous: every
-packet is chosen from the hands as they were before the phase.
+packet is chosen from the hands as they were before the phase, and delivered only
+after every seat has chosen.
+
+The deal is a state machine over one table state (``STATE``): ``play`` advances it
+from any legal state to the end of the deal (or until a given number of decisions
+has been taken), ``decision`` lists the legal actions where it stopped. A fresh
+deal is ``init_state``. Decision points, in order:
+
+* ``DK_PASS`` each pass phase, seats 0..n-1 in turn: the mask of the packet (every
+  ``count``-card subset of the seat's hand as it was before the phase);
+* ``DK_KEEP`` then ``DK_HIDE`` for each seat from the dealer's left: the mask of
+  the five cards kept (the rest are discarded), then the code of the kept card
+  that stays face down (the other four are rolled in ascending mask-bit order);
+* ``DK_DECLARE`` (when the split mode asks for declarations).
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..cards import NO_CARD, card_bit
+from ..ranking import popcount
 from ..evaluate import high_mask, low_mask, qualify
 from ..pass_policies import bit_to_code, choose_keep, choose_pass, split_high, split_low
-from ..rng import draw, new_deal
 from .common import (
+    DK_DECLARE,
+    DK_HIDE,
+    DK_KEEP,
+    DK_NONE,
+    DK_PASS,
     EV_ANTE,
     EV_DEAL_DOWN,
     EV_DISCARD,
-    EV_EXHAUSTED,
     EV_PASS,
     EV_PASS_PHASE,
     EV_PASS_SKIPPED,
     EV_ROLL,
-    EXHAUSTED,
     N_SHOWDOWN_RULES,
+    PH_DECLARE,
+    PH_DONE,
+    POT_RESULT,
+    POT_STATE,
     R_ANTE,
     R_LOW_QUALIFIER,
-    TRACE_WIDTH,
-    emit,
-    finish,
+    SEATS,
+    B,
+    P,
+    begin_showdown,
+    declare_actions,
+    init_pot_state,
+    mask_at,
+    next_card,
+    note,
+    paused,
+    showdown_step,
+    void_deal,
 )
 
 R_HAND_SIZE = N_SHOWDOWN_RULES  # AN-A7: 7, or 6 (discard one)
@@ -47,6 +76,35 @@ WILD_HOWDY_DOODY = 1
 
 MAX_PLAYERS = 8  # 8 only with six cards each (the deck bounds the table)
 STACK = 5
+HOLE = 1
+UP = 4
+
+STATE = POT_STATE.extend("anaconda", [
+    ("hand", SEATS),  # each seat's cards (mask): dealt, then passed and received
+    ("received", (SEATS, SEATS)),  # [receiver, passer]: every card passed so far (the spite evidence)
+    ("packets", SEATS),  # this pass phase's packets (mask), chosen but not yet delivered
+    ("pass_phase", 1),  # index into the pass schedule of the phase under way
+    ("kept", SEATS),  # the five cards each seat keeps (mask; 0 before its choice)
+    ("planned_hide", 1),  # the card the policy's keep choice means to hide (NO_CARD none)
+    ("hole", (SEATS, HOLE)),  # the face-down fifth card (NO_CARD: not yet)
+    ("up", (SEATS, UP)),  # the four rolled cards in stack order (NO_CARD: not yet)
+])
+S = STATE.at
+RESULT = POT_RESULT
+
+# Game phases.
+PH_START = 0  # antes, the hands dealt
+PH_PASS_PHASE = 1  # a pass phase begins (or skipped, or all done)
+PH_PASS = 2  # the seat ``turn`` chooses its packet
+PH_KEEP = 3  # the seat ``turn`` keeps five cards, discarding the rest
+PH_HIDE = 4  # the seat ``turn`` chooses its face-down card
+PH_ROLL = 5  # four cards rolled, one at a time for everyone; then the showdown
+
+
+@njit(cache=True)
+def state_slots():
+    """The offsets this compiled kernel uses (a test compares them with ``STATE``)."""
+    return S
 
 
 @njit(cache=True)
@@ -63,119 +121,308 @@ def recipient(seat, offset, n, skip_rule):
 
 
 @njit(cache=True)
-def play(t, rules, policies, n, dealer, deck, dstate, stream, hole, up, trace,
-         payout, high_share, low_share, declared, high, low, paid):
-    """Play one deal from a filled deck; returns ``(carry, n_events)``. ``up[s]``
-    gets the four rolled-up cards in stack order, ``hole[s, 0]`` the fifth."""
-    n_events = 0
-    ante = rules[R_ANTE]
-    paid[:] = ante
-    hand_size = int(rules[R_HAND_SIZE])
-    howdy = int(rules[R_WILD]) == WILD_HOWDY_DOODY
-    fk = int(rules[R_FIVE_KIND])
-    skip_rule = int(rules[R_PASS_TO_SELF])
-    for s in range(n):
-        n_events = emit(trace, n_events, EV_ANTE, s, -1, np.int64(ante), 0)
-    # 1. Deal hand_size cards face down, one at a time from the dealer's left.
-    hands = np.zeros(n, np.uint64)
-    for _ in range(hand_size):
-        for i in range(1, n + 1):
-            s = (dealer + i) % n
-            c = draw(deck, dstate, stream)
-            if c == NO_CARD:
-                return EXHAUSTED, emit(trace, n_events, EV_EXHAUSTED, s, -1, 0, 0)
-            hands[s] |= card_bit(c)
-            n_events = emit(trace, n_events, EV_DEAL_DOWN, s, c, 0, 0)
-    # 3. The passes: chosen simultaneously, then delivered.
-    received = np.zeros((n, n), np.uint64)  # [receiver, passer]: cards passed so far
-    packets = np.zeros(n, np.uint64)
-    for phase in range(int(rules[R_N_PASSES])):
-        count = int(rules[R_PASSES + 2 * phase])
-        offset = int(rules[R_PASSES + 2 * phase + 1])
-        if recipient(0, offset, n, skip_rule) < 0:
-            n_events = emit(trace, n_events, EV_PASS_SKIPPED, -1, -1, phase + 1, 0)
-            continue
-        n_events = emit(trace, n_events, EV_PASS_PHASE, -1, -1, phase + 1, count)
-        for s in range(n):
-            r = recipient(s, offset, n, skip_rule)
-            # What tells me what the recipient collects: what they passed me, or
-            # else what my right neighbour passed me.
-            evidence = received[s, r]
-            if not evidence:
-                evidence = received[s, (s - 1) % n]
-            packets[s] = choose_pass(t, policies[s], hands[s], count, evidence, stream, howdy)
-        for s in range(n):
-            hands[s] &= ~packets[s]
-        for i in range(1, n + 1):
-            s = (dealer + i) % n
-            r = recipient(s, offset, n, skip_rule)
-            hands[r] |= packets[s]
-            received[r, s] |= packets[s]
-            m = packets[s]
-            while m:
-                b = m & (~m + np.uint64(1))
-                m ^= b
-                n_events = emit(trace, n_events, EV_PASS, s, bit_to_code(b), r, phase + 1)
-    # 4-5. Discard down to five and stack them; the hidden card goes last.
-    keep = np.zeros(n, np.uint64)
-    shown = np.zeros(n, np.uint64)
-    for i in range(1, n + 1):
-        s = (dealer + i) % n
-        kept, hidden = choose_keep(t, policies[s], hands[s], hand_size, howdy, fk)
-        keep[s] = kept
-        shown[s] = kept & ~hidden
-        m = hands[s] & ~kept
-        while m:
-            b = m & (~m + np.uint64(1))
-            m ^= b
-            n_events = emit(trace, n_events, EV_DISCARD, s, bit_to_code(b), 0, 0)
-        j = 0
-        m = shown[s]
-        while m:
-            b = m & (~m + np.uint64(1))
-            m ^= b
-            up[s, j] = bit_to_code(b)
-            j += 1
-        hole[s, 0] = bit_to_code(hidden)
-    # 6. Roll four cards, one at a time for everyone.
-    for j in range(4):
-        for i in range(1, n + 1):
-            s = (dealer + i) % n
-            n_events = emit(trace, n_events, EV_ROLL, s, up[s, j], j + 1, 0)
-    # 7. Declare and show down: exactly the five stack cards, high and A-5 low.
-    active = np.ones(n, np.bool_)
-    high_natural = np.ones(n, np.bool_)
-    threshold = np.int64(rules[R_LOW_QUALIFIER])
-    for s in range(n):
-        hn, hw = split_high(keep[s], howdy)
-        high[s] = high_mask(t, hn, hw, fk, False)
-        high_natural[s] = hw == 0
-        ln, lw = split_low(keep[s], howdy)
-        low[s] = qualify(low_mask(ln, lw), threshold)
-    return finish(rules, policies, n, dealer, active, keep, shown, high, low, high_natural,
-                  paid, trace, n_events, payout, high_share, low_share, declared)
+def init_state(rules, st, n, dealer):
+    init_pot_state(st, n, dealer, np.int64(rules[R_ANTE]))
+    for s in range(SEATS):
+        for k in range(HOLE):
+            st[S.hole + HOLE * s + k] = NO_CARD
+        for k in range(UP):
+            st[S.up + UP * s + k] = NO_CARD
+    st[S.planned_hide] = NO_CARD
+
+
+@njit(cache=True, inline="always")
+def _low_bit(m):
+    return m & (~m + np.uint64(1))
 
 
 @njit(cache=True)
-def play_seeded(t, rules, policies, n, dealer, seed, deal, stacked, trace,
-                payout, high_share, low_share, declared, high, low, paid, hole, up):
-    """One deal on the stream ``(seed, deal)``, or on ``stacked`` when non-empty."""
-    deck, dstate, stream = new_deal(seed, deal, stacked)
-    return play(t, rules, policies, n, dealer, deck, dstate, stream, hole, up, trace,
-                payout, high_share, low_share, declared, high, low, paid)
+def _n_subsets(n, k):
+    """n choose k."""
+    if k < 0 or k > n:
+        return 0
+    c = 1
+    for i in range(k):
+        c = c * (n - i) // (i + 1)
+    return c
 
 
-@njit(cache=True, parallel=True)
-def play_batch(t, rules, policies, n, seed, first, count, rotate_dealer,
-               payout, high_share, low_share, declared, high, low, paid, carry):
-    """Deals ``first .. first + count - 1`` in parallel; results by deal row."""
-    no_trace = np.zeros((0, TRACE_WIDTH), np.int64)
-    no_stack = np.zeros(0, np.uint8)
-    for i in prange(count):
-        deal = first + i
-        dealer = deal % n if rotate_dealer else n - 1
-        hole = np.empty((n, 1), np.uint8)
-        up = np.empty((n, 4), np.uint8)
-        carry[i], _ = play_seeded(t, rules, policies, n, dealer, seed, deal, no_stack, no_trace,
-                                  payout[i], high_share[i], low_share[i], declared[i], high[i], low[i],
-                                  paid[i], hole, up)
+@njit(cache=True)
+def _subsets(hand, k, actions):
+    """Every ``k``-card subset of the ``hand`` mask into ``actions``, in ascending
+    mask order; returns how many. (Gosper's walk over the hand's bit positions: the
+    positions map to the mask bits in order, so the masks come out ascending.)"""
+    n = popcount(hand)
+    if k < 0 or k > n:
+        return 0
+    count = 0
+    x = (1 << k) - 1
+    while x < (1 << n):
+        mask = np.uint64(0)
+        m = hand
+        pos = 0
+        while m:
+            b = _low_bit(m)
+            m ^= b
+            if (x >> pos) & 1:
+                mask |= b
+            pos += 1
+        actions[count] = np.int64(mask)
+        count += 1
+        if x == 0:
+            break
+        c = x & -x
+        r = x + c
+        x = (((r ^ x) >> 2) // c) | r
+    return count
+
+
+@njit(cache=True)
+def _start(rules, st, stream, trace, out):
+    """1. Antes; ``hand_size`` cards face down each, one at a time from the dealer's left."""
+    n = st[B.players]
+    dealer = st[B.dealer]
+    for s in range(n):
+        note(trace, st, EV_ANTE, s, -1, st[P.paid + s], 0)
+    for _ in range(int(rules[R_HAND_SIZE])):
+        for i in range(1, n + 1):
+            s = (dealer + i) % n
+            c = next_card(st, stream)
+            if c == NO_CARD:
+                void_deal(st, trace, s, out)
+                return
+            st[S.hand + s] |= np.int64(card_bit(c))
+            note(trace, st, EV_DEAL_DOWN, s, c, 0, 0)
+    st[S.pass_phase] = 0
+    st[B.phase] = PH_PASS_PHASE
+
+
+@njit(cache=True)
+def _pass_phase(rules, st, trace):
+    """3. The next pass phase begins: seat 0 chooses first (or the phase is skipped,
+    AN-A3; or the passes are over and the seat left of the dealer keeps five)."""
+    n = st[B.players]
+    ph = st[S.pass_phase]
+    if ph >= int(rules[R_N_PASSES]):
+        st[B.phase] = PH_KEEP
+        st[B.turn] = (st[B.dealer] + 1) % n
+        return
+    count = int(rules[R_PASSES + 2 * ph])
+    offset = int(rules[R_PASSES + 2 * ph + 1])
+    if recipient(0, offset, n, int(rules[R_PASS_TO_SELF])) < 0:
+        note(trace, st, EV_PASS_SKIPPED, -1, -1, ph + 1, 0)
+        st[S.pass_phase] = ph + 1
+        return
+    note(trace, st, EV_PASS_PHASE, -1, -1, ph + 1, count)
+    for s in range(n):
+        st[S.packets + s] = 0
+    st[B.phase] = PH_PASS
+    st[B.turn] = 0
+
+
+@njit(cache=True)
+def _pass_choice(t, rules, params, st, stream):
+    """The packet of the seat to act by its policy: it sees its own hand and what
+    was passed to it (what the recipient passed it, or else what its right
+    neighbour passed it, tells it what the recipient collects)."""
+    n = st[B.players]
+    s = st[B.turn]
+    ph = st[S.pass_phase]
+    count = int(rules[R_PASSES + 2 * ph])
+    r = recipient(s, int(rules[R_PASSES + 2 * ph + 1]), n, int(rules[R_PASS_TO_SELF]))
+    evidence = mask_at(st, S.received + SEATS * s + r)
+    if not evidence:
+        evidence = mask_at(st, S.received + SEATS * s + (s - 1) % n)
+    howdy = int(rules[R_WILD]) == WILD_HOWDY_DOODY
+    return choose_pass(t, params[s], mask_at(st, S.hand + s), count, evidence, stream, howdy)
+
+
+@njit(cache=True)
+def _apply_pass(rules, st, trace, packet):
+    """Seat ``turn`` commits its packet; after the last seat every packet is delivered."""
+    n = st[B.players]
+    st[S.packets + st[B.turn]] = np.int64(packet)
+    st[B.turn] += 1
+    if st[B.turn] < n:
+        return
+    ph = st[S.pass_phase]
+    offset = int(rules[R_PASSES + 2 * ph + 1])
+    skip_rule = int(rules[R_PASS_TO_SELF])
+    for s in range(n):
+        st[S.hand + s] = np.int64(mask_at(st, S.hand + s) & ~mask_at(st, S.packets + s))
+    dealer = st[B.dealer]
+    for i in range(1, n + 1):
+        s = (dealer + i) % n
+        r = recipient(s, offset, n, skip_rule)
+        m = mask_at(st, S.packets + s)
+        st[S.hand + r] = np.int64(mask_at(st, S.hand + r) | m)
+        st[S.received + SEATS * r + s] = np.int64(mask_at(st, S.received + SEATS * r + s) | m)
+        while m:
+            b = _low_bit(m)
+            m ^= b
+            note(trace, st, EV_PASS, s, bit_to_code(b), r, ph + 1)
+    st[S.pass_phase] = ph + 1
+    st[B.phase] = PH_PASS_PHASE
+    st[B.turn] = -1
+
+
+@njit(cache=True)
+def _apply_keep(st, trace, kept):
+    """4. Seat ``turn`` keeps ``kept`` and discards the rest face down."""
+    s = st[B.turn]
+    st[S.kept + s] = np.int64(kept)
+    m = mask_at(st, S.hand + s) & ~kept
+    while m:
+        b = _low_bit(m)
+        m ^= b
+        note(trace, st, EV_DISCARD, s, bit_to_code(b), 0, 0)
+    st[B.phase] = PH_HIDE
+
+
+@njit(cache=True)
+def _hide_choice(t, rules, params, st):
+    """The policy's face-down card: the one its keep choice planned, or (when the
+    five kept were forced) its choice among those five."""
+    if st[S.planned_hide] != NO_CARD:
+        return st[S.planned_hide]
+    s = st[B.turn]
+    _, hidden = choose_keep(t, params[s], mask_at(st, S.kept + s), 5, int(rules[R_WILD]) == WILD_HOWDY_DOODY,
+                            int(rules[R_FIVE_KIND]))
+    return np.int64(bit_to_code(hidden))
+
+
+@njit(cache=True)
+def _apply_hide(st, card):
+    """5. Seat ``turn`` stacks its five: ``card`` last (face down), the other four in
+    ascending mask-bit order; then the next seat keeps, or the stacks are rolled."""
+    s = st[B.turn]
+    st[S.hole + HOLE * s] = card
+    j = 0
+    m = mask_at(st, S.kept + s) & ~card_bit(card)
+    while m:
+        b = _low_bit(m)
+        m ^= b
+        st[S.up + UP * s + j] = bit_to_code(b)
+        j += 1
+    st[S.planned_hide] = NO_CARD
+    if s == st[B.dealer]:
+        st[B.phase] = PH_ROLL
+        st[B.turn] = -1
+    else:
+        st[B.turn] = (s + 1) % st[B.players]
+        st[B.phase] = PH_KEEP
+
+
+@njit(cache=True)
+def _roll(t, rules, st, trace):
+    """6. Four cards rolled, one at a time for everyone; 7. the hands (exactly the
+    five stack cards, high and A-5 low)."""
+    n = st[B.players]
+    dealer = st[B.dealer]
+    for j in range(UP):
+        for i in range(1, n + 1):
+            s = (dealer + i) % n
+            c = st[S.up + UP * s + j]
+            note(trace, st, EV_ROLL, s, c, j + 1, 0)
+            st[P.shown + s] |= np.int64(card_bit(c))
+            st[P.seen] |= np.int64(card_bit(c))
+    howdy = int(rules[R_WILD]) == WILD_HOWDY_DOODY
+    fk = int(rules[R_FIVE_KIND])
+    threshold = np.int64(rules[R_LOW_QUALIFIER])
+    for s in range(n):
+        keep = mask_at(st, S.kept + s)
+        st[P.natural + s] = np.int64(keep)
+        hn, hw = split_high(keep, howdy)
+        st[P.high + s] = high_mask(t, hn, hw, fk, False)
+        st[P.high_natural + s] = 1 if hw == 0 else 0
+        ln, lw = split_low(keep, howdy)
+        st[P.low + s] = qualify(low_mask(ln, lw), threshold)
+    begin_showdown(rules, st)
+
+
+@njit(cache=True)
+def play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, forced):
+    """Advance the deal in ``st`` to its end, writing the result row ``out``; or
+    stop before the decision that would make ``stop`` decisions (``stop`` -1: never).
+    ``forced`` >= 0 is taken as the action of the next decision instead of the
+    policy's. Cards are drawn from the state's stock on ``stream``."""
+    while True:
+        ph = st[B.phase]
+        if ph == PH_DONE:
+            return
+        if ph == PH_START:
+            _start(rules, st, stream, trace, out)
+        elif ph == PH_PASS_PHASE:
+            _pass_phase(rules, st, trace)
+        elif ph == PH_PASS:
+            hand = mask_at(st, S.hand + st[B.turn])
+            count = int(rules[R_PASSES + 2 * st[S.pass_phase]])
+            if _n_subsets(popcount(hand), count) > 1:
+                if paused(st, stop):
+                    return
+                if forced >= 0:
+                    packet = np.uint64(forced)
+                    forced = -1
+                else:
+                    packet = _pass_choice(t, rules, params, st, stream)
+                st[B.decisions] += 1
+            else:
+                packet = hand
+            _apply_pass(rules, st, trace, packet)
+        elif ph == PH_KEEP:
+            hand = mask_at(st, S.hand + st[B.turn])
+            st[S.planned_hide] = NO_CARD
+            if _n_subsets(popcount(hand), STACK) > 1:
+                if paused(st, stop):
+                    return
+                if forced >= 0:
+                    kept = np.uint64(forced)
+                    forced = -1
+                else:
+                    kept, hidden = choose_keep(t, params[st[B.turn]], hand, int(rules[R_HAND_SIZE]),
+                                               int(rules[R_WILD]) == WILD_HOWDY_DOODY, int(rules[R_FIVE_KIND]))
+                    st[S.planned_hide] = bit_to_code(hidden)
+                st[B.decisions] += 1
+            else:
+                kept = hand
+            _apply_keep(st, trace, kept)
+        elif ph == PH_HIDE:
+            if paused(st, stop):
+                return
+            if forced >= 0:
+                card = forced
+                forced = -1
+            else:
+                card = _hide_choice(t, rules, params, st)
+            st[B.decisions] += 1
+            _apply_hide(st, card)
+        elif ph == PH_ROLL:
+            _roll(t, rules, st, trace)
+        else:
+            stopped, forced = showdown_step(rules, params, st, trace, out, stop, forced)
+            if stopped:
+                return
+
+
+@njit(cache=True)
+def decision(rules, st, actions):
+    """``(kind, seat, number of legal actions)`` at the decision ``play`` stopped
+    at, the actions written to ``actions``; ``DK_NONE`` when the deal is over."""
+    ph = st[B.phase]
+    s = st[B.turn]
+    if ph == PH_PASS:
+        count = int(rules[R_PASSES + 2 * st[S.pass_phase]])
+        return DK_PASS, s, _subsets(mask_at(st, S.hand + s), count, actions)
+    if ph == PH_KEEP:
+        return DK_KEEP, s, _subsets(mask_at(st, S.hand + s), STACK, actions)
+    if ph == PH_HIDE:
+        kept = mask_at(st, S.kept + s)
+        k = 0
+        for c in range(52):
+            if card_bit(c) & kept:
+                actions[k] = c
+                k += 1
+        return DK_HIDE, s, k
+    if ph == PH_DECLARE:
+        return DK_DECLARE, s, declare_actions(actions)
+    return DK_NONE, -1, 0
