@@ -148,6 +148,34 @@ class SimulationResult:
             out.append(rec)
         return out
 
+    def to_json(self):
+        """What ``wantit simulate --format json`` prints."""
+        return {"meta": self.meta, "seats": self.to_json_records(), "winning_hands": self.winning_json()}
+
+    def to_csv(self):
+        return self.seats.to_csv(index=False)
+
+    def format_table(self):
+        """The text report of ``wantit simulate``: one row per seat (the policy as
+        ``preset:changed=value``), the final high hands and the winning hands."""
+        meta = self.meta
+        stopped = (f" (every ev_se below {meta['target_se']:g} antes)" if meta["reached_target_se"]
+                   and meta["deals"] < meta["requested_deals"] else "")
+        carried = f", pot carried over {meta['carried_over']:g} chips" if meta["carried_over"] else ""
+        lines = [f"{meta['variant']}, {meta['players']} players, {meta['deals']:,} deals{stopped}, seed {meta['seed']}; "
+                 f"nets in antes{carried}",
+                 _compact_policies(meta["variant"], self.seats).to_string(index=False, float_format=lambda x: f"{x:.4f}")]
+        pivot = self.categories.pivot(index="seat", columns="category", values="probability")
+        top = [c.label for c in Category if c.label in pivot.columns and pivot[c.label].max() >= 0.0005]
+        lines += ["", "final high hands (probability):", pivot[top].to_string(float_format=lambda x: f"{x:.4f}")]
+        win = self.winning[self.winning.probability > 0]
+        for half, title in (("high", "winning high hand"), ("low", "winning low (top card)")):
+            part = win[win.half == half]
+            if len(part):
+                lines += ["", f"{title} (probability per deal):",
+                          "  " + "   ".join(f"{h} {p:.4f}" for h, p in zip(part.hand, part.probability))]
+        return "\n".join(lines)
+
     def winning_json(self):
         """``{"high": {category: probability}, "low": {top card: probability}}``: the hand
         that won each half, over all deals (``"no qualifying low"`` among the low keys)."""
@@ -157,6 +185,21 @@ class SimulationResult:
             if len(part):
                 out[half] = {h: float(p) for h, p in zip(part.hand, part.probability)}
         return out
+
+
+def _compact_policies(variant, seats):
+    """The seats table for reading: the policy as ``preset:param=value,...`` (only the
+    parameters that differ from the preset) instead of one column per parameter."""
+    v = get_variant(variant)
+    names = [p.name for p in v.params]
+    labels = []
+    for _, row in seats.iterrows():
+        preset = v.policy_values(row.policy)
+        changed = [f"{k}={row[k]:g}" for k in names if row[k] != preset[k]]
+        labels.append(row.policy + (":" + ",".join(changed) if changed else ""))
+    table = seats.drop(columns=names)
+    table["policy"] = labels
+    return table
 
 
 def ev_and_se(totals, ante=1.0):
@@ -182,6 +225,7 @@ def _winning(totals, has_low):
         for top in range(5, LOW_TOPS):
             char = LOW_TOP_NAMES.get(top, str(top))
             add("low", f"{char}-low", totals.winning_low[top])
+        add("low", "low half not won", totals.deals - int(totals.winning_low.sum()))
         add("low", "no qualifying low", totals.no_low)
     return pd.DataFrame(rows, columns=["half", "hand", "probability", "probability_se"])
 

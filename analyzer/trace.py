@@ -100,6 +100,14 @@ def play_deal(variant, players=None, seed=0, deal=0, rules=None, policies=None, 
                 hs, ls, float(carry), int(rules_vec[C.R_SPLIT_MODE]), hole, up, paid)
 
 
+def replay(variant, players=None, seed=0, deal=0, rules=None, policies=None, stacked=None, rotate_dealer=True,
+           dealer=None) -> str:
+    """Deal ``deal`` of a run seeded ``seed`` (or a stacked deck), told as text: the
+    registry's replay for the pot games (``wantit deal``)."""
+    return narrate(play_deal(variant, players=players, seed=seed, deal=deal, rules=rules, policies=policies,
+                             stacked=stacked, rotate_dealer=rotate_dealer, dealer=dealer))
+
+
 def _card(code):
     return format_cards([code]) if 0 <= code < 52 else "?"
 

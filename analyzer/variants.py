@@ -87,6 +87,27 @@ class Param:
 
 
 @dataclass(frozen=True)
+class GameOption:
+    """A setting one game takes beside its rules options, with a command-line flag
+    of its own (Selection's board and deck files): ``name`` is the keyword of the
+    game's driver and replay, ``flag`` the option of ``wantit simulate`` / ``deal``."""
+
+    name: str
+    flag: str
+    help: str
+    path: bool = False  # the value is a file
+
+
+def _resolve(target):
+    """``"package.module:function"`` -> the function (imported when first used, so the
+    registry never imports the drivers that import it)."""
+    import importlib
+
+    module, _, name = target.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+@dataclass(frozen=True)
 class Variant:
     name: str
     title: str
@@ -110,6 +131,39 @@ class Variant:
     kernel_module: Any = None  # the game's module in kernels/games
     state: Any = None  # the table state's Layout
     result: Any = None  # the result row's Layout
+    kind: str = "pot"  # "pot": antes and fees into a pot; "scored": points on a board
+    unit: str = "deals"  # what a run counts
+    game_options: tuple = ()  # GameOption: settings of this game beyond its rules
+    notes: tuple = ()  # lines for ``wantit variants``
+    driver: str = "analyzer.simulate:simulate"  # simulate(variant, players=..., deals=..., ...)
+    replay: str = "analyzer.trace:replay"  # replay(variant, ...) -> narrative text of one deal
+    describe_more: str = ""  # a function returning more ``wantit variants`` lines (board, deck)
+
+    def simulate(self, **kwargs):
+        """Run the game's simulation driver: a result with ``meta``, ``seats``,
+        ``to_json()``, ``to_csv()`` and ``format_table()``."""
+        return _resolve(self.driver)(self, **kwargs)
+
+    def replay_text(self, **kwargs) -> str:
+        """One deal (or game) played exactly as a run plays it, told as text."""
+        return _resolve(self.replay)(self, **kwargs)
+
+    def describe(self) -> list:
+        """The ``wantit variants`` entry: players, rules options, game settings, policies."""
+        lines = [f"{self.name}: {self.title} ({self.clause}); {self.min_players}-{self.max_players} players, "
+                 f"default {self.default_players}" + ("" if self.kind == "pot" else
+                                                      f"; {self.kind}, not a pot game (--deals counts {self.unit})")]
+        if self.describe_more:
+            lines += _resolve(self.describe_more)()
+        lines.append("  rules (--rule KEY=VALUE):")
+        for o in self.options:
+            lines.append(f"    {o.name} = {o.default}  [{o.allowed()}]  {o.meaning} ({o.clause})")
+        lines += [f"    ({note})" for note in self.notes]
+        lines.append(f"  policies (--policy SEAT=PRESET[:k=v,...]); presets: {', '.join(self.presets)}; "
+                     f"default {self.default_policy}")
+        for p in self.params:
+            lines.append(f"    {p.name} = {p.default:g}  [{p.low:g}..{p.high:g}]  {p.meaning}")
+        return lines
 
     def option(self, name):
         for o in self.options:

@@ -314,9 +314,10 @@ def test_winning_hands_count_the_traced_deals():
     w = r.winning
     got_high = {h: round(p * deals) for h, p in zip(w[w.half == "high"].hand, w[w.half == "high"].probability) if p}
     got_low = {h: round(p * deals) for h, p in zip(w[w.half == "low"].hand, w[w.half == "low"].probability)
-               if p and h != "no qualifying low"}
+               if p and h not in ("no qualifying low", "low half not won")}
     assert got_high == high and got_low == low
     assert round(w[w.hand == "no qualifying low"].probability.iloc[0] * deals) == no_low
+    assert round(w[w.hand == "low half not won"].probability.iloc[0] * deals) == deals - sum(low.values())
     assert set(r.winning_json()) == {"high", "low"}
 
 
