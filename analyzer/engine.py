@@ -83,9 +83,24 @@ class Played:
 
 def play_state(inp: Inputs, st, stream, stop=-1, forced=-1, trace=True, result=None) -> Played:
     """Play on from ``st`` (changed in place) with ``stream`` (advanced in place):
-    to the end of the deal, or until ``stop`` decisions have been taken; ``forced``
-    is the action of the next decision. Events are appended after those already
-    counted in the state."""
+    to the end of the deal, or until ``stop`` decisions have been taken in all;
+    ``forced`` is the action of the next decision, which must be one of its legal
+    actions (``decision``). Events are appended after those already counted in
+    the state."""
+    if forced >= 0:
+        before = _play(inp, st, stream, int(st[C.B.decisions]), -1, trace, result)
+        kind, seat, actions = decision(inp, st)
+        if kind == "none":
+            raise WantitError("the deal is over: there is no decision to force")
+        if int(forced) not in actions:
+            shown = ", ".join(map(str, actions[:12])) + (", ..." if len(actions) > 12 else "")
+            raise WantitError(f"action {forced} is not legal at seat {seat}'s {kind} decision; legal: {shown}")
+        after = _play(inp, st, stream, stop, forced, trace, before.result)
+        return Played(st, after.result, np.concatenate([before.events, after.events]), after.finished)
+    return _play(inp, st, stream, stop, forced, trace, result)
+
+
+def _play(inp: Inputs, st, stream, stop, forced, trace, result) -> Played:
     rows = MAX_EVENTS if trace else 0
     trace_arr = np.zeros((rows, C.TRACE_WIDTH), np.int64)
     first = int(st[C.B.events])

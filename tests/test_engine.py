@@ -168,3 +168,15 @@ def test_engine_ids_are_distinct_and_every_game_is_registered():
     assert set(ids) <= {E.GAME_SELECTION_REJECTION, E.GAME_DO_YA, E.GAME_ANACONDA, E.GAME_TRAIN_WRECK,
                         E.GAME_SELECTION}
     assert isinstance(_inputs(GAMES[0]), Inputs)
+
+
+def test_forcing_an_illegal_action_or_after_the_end_is_a_clear_error():
+    from analyzer.errors import WantitError
+
+    inp = _inputs("selection_rejection", n=3)
+    st = new_state(inp, dealer=2)
+    with pytest.raises(WantitError, match="not legal at seat 0's offer decision; legal: 0, 1"):
+        play_state(inp, st, new_stream(0, 0), forced=7)
+    play_state(inp, st, new_stream(0, 0))
+    with pytest.raises(WantitError, match="deal is over"):
+        play_state(inp, st, new_stream(0, 0), forced=0)
