@@ -377,11 +377,15 @@ DO_YA = Variant(
     presets={**OFFER_PRESETS, "heuristic": {"aim": 0, "declare_low_top": 7}},
     default_policy="heuristic",
     n_rules=do_ya.N_RULES,
-    play_batch=do_ya.play_batch,
-    play_seeded=do_ya.play_seeded,
-    hole_width=1,
+    play_batch=None,
+    play_seeded=None,
+    hole_width=do_ya.HOLE,
     up_width=do_ya.UP,
     aliases=("doya", "do-ya"),
+    game=E.GAME_DO_YA,
+    kernel_module=do_ya,
+    state=do_ya.STATE,
+    result=do_ya.RESULT,
 )
 
 PASS_SCHEDULES = {

@@ -23,7 +23,7 @@ dispatcher passed as an argument would defeat ``cache=True``.
 import numpy as np
 from numba import njit, prange
 
-from .games import anaconda, selection_rejection
+from .games import anaconda, do_ya, selection_rejection
 from .games.common import BASE_STATE, MAX_ACTIONS, TRACE_WIDTH
 from .rng import seed_stream
 
@@ -42,6 +42,8 @@ B = BASE_STATE.at
 def init_state(game, rules, idata, st, n, dealer):
     if game == GAME_SELECTION_REJECTION:
         selection_rejection.init_state(rules, st, n, dealer)
+    elif game == GAME_DO_YA:
+        do_ya.init_state(rules, st, n, dealer)
     elif game == GAME_ANACONDA:
         anaconda.init_state(rules, st, n, dealer)
 
@@ -50,6 +52,8 @@ def init_state(game, rules, idata, st, n, dealer):
 def play(game, t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, forced):
     if game == GAME_SELECTION_REJECTION:
         selection_rejection.play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, forced)
+    elif game == GAME_DO_YA:
+        do_ya.play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, forced)
     elif game == GAME_ANACONDA:
         anaconda.play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, forced)
 
@@ -58,6 +62,8 @@ def play(game, t, rules, params, idata, fdata, st, stream, trace, scratch, out, 
 def decision(game, t, rules, params, idata, fdata, st, scratch, actions):
     if game == GAME_SELECTION_REJECTION:
         return selection_rejection.decision(rules, st, actions)
+    if game == GAME_DO_YA:
+        return do_ya.decision(rules, st, actions)
     if game == GAME_ANACONDA:
         return anaconda.decision(rules, st, actions)
     return 0, -1, 0

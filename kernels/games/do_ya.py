@@ -1,19 +1,29 @@
 """Do Ya: five-card stud where each player's hole card is wild for them, up cards
 offered from the deck with the rejects left on the table (RULES.md §3.3), equity
-mode (every player antes and goes to the showdown)."""
+mode (every player antes and goes to the showdown).
+
+The deal is a state machine over one table state (``STATE``): ``play`` advances it
+from any legal state to the end of the deal (or until a given number of decisions
+has been taken), ``decision`` lists the legal actions where it stopped. A fresh
+deal is ``init_state``. Decisions: a seat facing rejects on the table takes one of
+them or asks for a fresh card (``DK_POOL``); a fresh card that may still be
+refused is taken or refused (``DK_OFFER``); declarations when the split asks.
+"""
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..cards import NO_CARD, card_bit, rank_mask_to_cards
 from ..evaluate import high_mask, low_mask, qualify
 from ..policies import ALWAYS, POOL_THRESHOLD, aim_of, gain, wants_card
-from ..rng import draw, new_deal
 from .common import (
+    DK_DECLARE,
+    DK_NONE,
+    DK_OFFER,
+    DK_POOL,
     EV_ANTE,
     EV_DEAD,
     EV_DEAL_DOWN,
-    EV_EXHAUSTED,
     EV_FORCED_NO_STOCK,
     EV_OFFER,
     EV_POOL_DECLINE,
@@ -22,14 +32,30 @@ from .common import (
     EV_ROUND,
     EV_TAKE,
     EV_TURN_UP,
-    EXHAUSTED,
     N_SHOWDOWN_RULES,
+    PH_DECLARE,
+    PH_DONE,
+    POOL_DRAW,
+    POT_RESULT,
+    POT_STATE,
     R_ANTE,
     R_LOW_QUALIFIER,
-    TRACE_WIDTH,
-    draw_or_restock,
-    emit,
-    finish,
+    REFUSE,
+    SEATS,
+    TAKE,
+    B,
+    P,
+    add_dead,
+    begin_showdown,
+    declare_actions,
+    init_pot_state,
+    mask_at,
+    next_card,
+    next_card_or_restock,
+    note,
+    paused,
+    showdown_step,
+    void_deal,
 )
 
 R_MAX_REJECTIONS = N_SHOWDOWN_RULES
@@ -42,7 +68,49 @@ WILD_HOLE_CARD = 0
 WILD_RANK = 1
 
 MAX_PLAYERS = 8
+HOLE = 1
 UP = 4
+POOL = 2 * MAX_PLAYERS  # rejects one round can leave on the table (max_rejections per seat)
+
+STATE = POT_STATE.extend("do_ya", [
+    ("hole", (SEATS, HOLE)),  # the wild hole card (NO_CARD: not yet)
+    ("up", (SEATS, UP)),  # face-up cards in the order received
+    ("n_up", SEATS),
+    ("up_mask", SEATS),
+    ("round", 1),  # up-round 0..3 (4: all dealt)
+    ("position", 1),  # the seat to act is the position-th from the dealer's left (1..players)
+    ("pool", POOL),  # rejects on the table this round, in the order the kernel keeps them
+    ("n_pool", 1),
+    ("offer", 1),  # the fresh card on offer (NO_CARD none)
+    ("rejections", 1),  # refusals so far for this seat's card (declining the pool counts its cards)
+])
+S = STATE.at
+RESULT = POT_RESULT
+
+# Game phases.
+PH_START = 0  # antes, the wild hole cards
+PH_ROUND = 1  # an up-round begins (or the four are done)
+PH_SEAT = 2  # the next seat of the round gets its card (or the round ends)
+PH_POOL = 3  # decision: a reject from the table, or a fresh card
+PH_DRAW = 4  # a fresh card is turned up for the seat to act
+PH_OFFER = 5  # decision: take the fresh card or refuse it
+PH_HANDS = 6  # the hands are made, then the showdown
+
+
+@njit(cache=True)
+def state_slots():
+    """The offsets this compiled kernel uses (a test compares them with ``STATE``)."""
+    return S
+
+
+@njit(cache=True)
+def init_state(rules, st, n, dealer):
+    init_pot_state(st, n, dealer, np.int64(rules[R_ANTE]))
+    for s in range(SEATS):
+        st[S.hole + HOLE * s] = NO_CARD
+        for k in range(UP):
+            st[S.up + UP * s + k] = NO_CARD
+    st[S.offer] = NO_CARD
 
 
 @njit(cache=True)
@@ -67,12 +135,17 @@ def split_wild(rules, hole_card, up_cards):
 
 
 @njit(cache=True)
-def _best_pool_card(t, policy, natural, w, pool, n_pool, aim):
+def _seat_hand(rules, st, p):
+    return split_wild(rules, st[S.hole + HOLE * p], mask_at(st, S.up_mask + p))
+
+
+@njit(cache=True)
+def _best_pool_card(t, policy, natural, w, st, aim):
     """Index of the reject on the table that raises my estimate most, and that gain."""
     best = 0
     best_gain = -1e300
-    for j in range(n_pool):
-        g = gain(t, policy, natural, w, card_bit(pool[j]), aim)
+    for j in range(st[S.n_pool]):
+        g = gain(t, policy, natural, w, card_bit(st[S.pool + j]), aim)
         if g > best_gain:
             best_gain = g
             best = j
@@ -80,129 +153,240 @@ def _best_pool_card(t, policy, natural, w, pool, n_pool, aim):
 
 
 @njit(cache=True)
-def play(t, rules, policies, n, dealer, deck, dstate, stream, hole, up, trace,
-         payout, high_share, low_share, declared, high, low, paid):
-    """Play one deal from a filled deck; returns ``(carry, n_events)``."""
-    n_events = 0
-    ante = rules[R_ANTE]
-    paid[:] = ante
-    max_rej = int(rules[R_MAX_REJECTIONS])
-    up_mask = np.zeros(n, np.uint64)
-    n_up = np.zeros(n, np.int64)
-    dead = np.empty(52, np.uint8)
-    n_dead = 0
-    pool = np.empty(64, np.uint8)
+def _pool_choice(t, rules, params, st):
+    """The seat to act's policy at the rejects: a card code, or ``POOL_DRAW``."""
+    p = st[B.turn]
+    pol = params[p]
+    if pol[POOL_THRESHOLD] <= ALWAYS:
+        return st[S.pool]  # "always take": the first reject, no estimate needed
+    natural, w = _seat_hand(rules, st, p)
+    best, best_gain = _best_pool_card(t, pol, natural, w, st, aim_of(pol, natural))
+    if best_gain >= pol[POOL_THRESHOLD]:
+        return st[S.pool + best]
+    return POOL_DRAW
+
+
+@njit(cache=True)
+def _wants(t, rules, params, st):
+    """Take the fresh card on offer? What the next player could do with my reject is
+    judged from their up cards plus one unknown wild hole card."""
+    p = st[B.turn]
+    n = st[B.players]
+    natural, w = _seat_hand(rules, st, p)
+    last = st[S.position] == n
+    return wants_card(t, params[p], natural, w, st[S.offer], mask_at(st, S.up_mask + (p + 1) % n), 1, not last)
+
+
+@njit(cache=True)
+def _take_from_pool(st, c):
+    """Remove ``c`` from the rejects (the last one fills its place)."""
+    k = st[S.n_pool]
+    for j in range(k):
+        if st[S.pool + j] == c:
+            st[S.pool + j] = st[S.pool + k - 1]
+            st[S.n_pool] = k - 1
+            return
+
+
+@njit(cache=True)
+def _give(st, p, c):
+    """Seat p receives its up card for this round; the next seat is up."""
+    st[S.up + UP * p + st[S.n_up + p]] = c
+    st[S.n_up + p] += 1
+    st[S.up_mask + p] |= np.int64(card_bit(c))
+    st[P.seen] |= np.int64(card_bit(c))
+    st[S.offer] = NO_CARD
+    st[S.position] += 1
+    st[B.phase] = PH_SEAT
+
+
+@njit(cache=True)
+def _apply_pool(st, trace, action):
+    p = st[B.turn]
+    if action == POOL_DRAW:
+        note(trace, st, EV_POOL_DECLINE, p, -1, st[S.n_pool], 0)
+        st[S.rejections] = st[S.n_pool]
+        st[B.phase] = PH_DRAW
+        return
+    _take_from_pool(st, action)
+    note(trace, st, EV_POOL_TAKE, p, action, 0, 0)
+    _give(st, p, action)
+
+
+@njit(cache=True)
+def _apply_offer(st, trace, action):
+    p = st[B.turn]
+    c = st[S.offer]
+    if action == TAKE:
+        note(trace, st, EV_TAKE, p, c, 0, 0)
+        _give(st, p, c)
+        return
+    st[S.pool + st[S.n_pool]] = c
+    st[S.n_pool] += 1
+    st[S.rejections] += 1
+    st[S.offer] = NO_CARD
+    note(trace, st, EV_REJECT, p, c, st[S.rejections], 0)
+    st[B.phase] = PH_DRAW
+
+
+@njit(cache=True)
+def _start(st, stream, trace, out):
+    """1. Antes; the wild hole card, one each from the dealer's left."""
+    n = st[B.players]
+    dealer = st[B.dealer]
     for s in range(n):
-        n_events = emit(trace, n_events, EV_ANTE, s, -1, np.int64(ante), 0)
-    # 1. The wild hole card.
+        note(trace, st, EV_ANTE, s, -1, st[P.paid + s], 0)
     for i in range(1, n + 1):
         s = (dealer + i) % n
-        hole[s] = draw(deck, dstate, stream)
-        if hole[s] == NO_CARD:
-            return EXHAUSTED, emit(trace, n_events, EV_EXHAUSTED, s, -1, 0, 0)
-        n_events = emit(trace, n_events, EV_DEAL_DOWN, s, hole[s], 0, 0)
-    # 2. Four up-rounds.
-    for r in range(4):
-        n_events = emit(trace, n_events, EV_ROUND, -1, -1, r + 1, 0)
-        n_pool = 0
-        for i in range(1, n + 1):
-            p = (dealer + i) % n
-            pol = policies[p]
-            natural, w = split_wild(rules, hole[p], up_mask[p])
-            aim = aim_of(pol, natural)
-            last = i == n
-            nxt = (p + 1) % n
-            rej = 0
-            taken = np.uint8(NO_CARD)
-            if n_pool > 0 and pol[POOL_THRESHOLD] <= ALWAYS:
-                taken = pool[0]  # "always take": the first reject, no estimate needed
-                pool[0] = pool[n_pool - 1]
-                n_pool -= 1
-                n_events = emit(trace, n_events, EV_POOL_TAKE, p, taken, 0, 0)
-            elif n_pool > 0:
-                best, best_gain = _best_pool_card(t, pol, natural, w, pool, n_pool, aim)
-                if best_gain >= pol[POOL_THRESHOLD]:
-                    taken = pool[best]
-                    pool[best] = pool[n_pool - 1]
-                    n_pool -= 1
-                    n_events = emit(trace, n_events, EV_POOL_TAKE, p, taken, 0, 0)
-                else:
-                    rej = n_pool
-                    n_events = emit(trace, n_events, EV_POOL_DECLINE, p, -1, n_pool, 0)
-            while taken == NO_CARD:
-                c, n_dead, n_events = draw_or_restock(deck, dstate, stream, dead, n_dead, trace, n_events)
-                if c == NO_CARD and n_pool == 0:
-                    n_events = emit(trace, n_events, EV_EXHAUSTED, p, -1, 0, 0)
-                    return EXHAUSTED, n_events
-                if c == NO_CARD:
-                    # Stock and dead cards exhausted: take the pool card of my choice.
-                    best, _ = _best_pool_card(t, pol, natural, w, pool, n_pool, aim)
-                    taken = pool[best]
-                    pool[best] = pool[n_pool - 1]
-                    n_pool -= 1
-                    n_events = emit(trace, n_events, EV_FORCED_NO_STOCK, p, taken, 0, 0)
-                    break
-                n_events = emit(trace, n_events, EV_TURN_UP, -1, c, 0, 0)
-                n_events = emit(trace, n_events, EV_OFFER, p, c, rej, 0)
-                if rej >= max_rej:
-                    taken = c
-                    n_events = emit(trace, n_events, EV_TAKE, p, c, 1, 0)
-                    break
-                # What the next player could do with my reject is judged from their
-                # up cards plus one unknown wild hole card.
-                nxt_visible = up_mask[nxt]
-                if wants_card(t, pol, natural, w, c, nxt_visible, 1, not last):
-                    taken = c
-                    n_events = emit(trace, n_events, EV_TAKE, p, c, 0, 0)
-                else:
-                    pool[n_pool] = c
-                    n_pool += 1
-                    rej += 1
-                    n_events = emit(trace, n_events, EV_REJECT, p, c, rej, 0)
-            up[p, n_up[p]] = taken
-            n_up[p] += 1
-            up_mask[p] |= card_bit(taken)
+        c = next_card(st, stream)
+        if c == NO_CARD:
+            void_deal(st, trace, s, out)
+            return
+        st[S.hole + HOLE * s] = c
+        note(trace, st, EV_DEAL_DOWN, s, c, 0, 0)
+    st[S.round] = 0
+    st[B.phase] = PH_ROUND
+
+
+@njit(cache=True)
+def _round(st, trace):
+    """2. An up-round: every seat gets one card, from the dealer's left."""
+    if st[S.round] >= 4:
+        st[B.phase] = PH_HANDS
+        return
+    note(trace, st, EV_ROUND, -1, -1, st[S.round] + 1, 0)
+    st[S.n_pool] = 0
+    st[S.position] = 1
+    st[B.phase] = PH_SEAT
+
+
+@njit(cache=True)
+def _seat(st, trace):
+    n = st[B.players]
+    if st[S.position] > n:
         # 3. The rejects left on the table are dead (seen, then turned down).
-        for j in range(n_pool):
-            dead[n_dead] = pool[j]
-            n_dead += 1
-            n_events = emit(trace, n_events, EV_DEAD, -1, pool[j], 0, 0)
-    # Showdown: four up-cards plus the wild hole card.
-    active = np.ones(n, np.bool_)
-    naturals = np.empty(n, np.uint64)
-    high_natural = np.zeros(n, np.bool_)  # every Do Ya hand plays its wild card
+        for j in range(st[S.n_pool]):
+            c = st[S.pool + j]
+            add_dead(st, c)
+            note(trace, st, EV_DEAD, -1, c, 0, 0)
+        st[S.n_pool] = 0
+        st[S.round] += 1
+        st[B.turn] = -1
+        st[B.phase] = PH_ROUND
+        return
+    st[B.turn] = (st[B.dealer] + st[S.position]) % n
+    st[S.rejections] = 0
+    st[B.phase] = PH_POOL if st[S.n_pool] > 0 else PH_DRAW
+
+
+@njit(cache=True)
+def _draw(t, rules, params, st, stream, trace, out):
+    """A fresh card for the seat to act; taken at once when it has had its refusals."""
+    p = st[B.turn]
+    c = next_card_or_restock(st, stream, trace)
+    if c == NO_CARD:
+        if st[S.n_pool] == 0:
+            void_deal(st, trace, p, out)
+            return
+        # Stock and dead cards exhausted: take the pool card of my choice.
+        natural, w = _seat_hand(rules, st, p)
+        best, _ = _best_pool_card(t, params[p], natural, w, st, aim_of(params[p], natural))
+        taken = st[S.pool + best]
+        _take_from_pool(st, taken)
+        note(trace, st, EV_FORCED_NO_STOCK, p, taken, 0, 0)
+        _give(st, p, taken)
+        return
+    st[P.seen] |= np.int64(card_bit(c))
+    note(trace, st, EV_TURN_UP, -1, c, 0, 0)
+    note(trace, st, EV_OFFER, p, c, st[S.rejections], 0)
+    st[S.offer] = c
+    if st[S.rejections] >= int(rules[R_MAX_REJECTIONS]):
+        note(trace, st, EV_TAKE, p, c, 1, 0)
+        _give(st, p, c)
+        return
+    st[B.phase] = PH_OFFER
+
+
+@njit(cache=True)
+def _hands(t, rules, st):
+    """Showdown hands: four up cards plus the wild hole card."""
+    n = st[B.players]
     threshold = np.int64(rules[R_LOW_QUALIFIER])
     fk = int(rules[R_FIVE_KIND])
     dup = rules[R_WILD_DUPLICATE] > 0
     for s in range(n):
-        natural, w = split_wild(rules, hole[s], up_mask[s])
-        naturals[s] = natural
-        high[s] = high_mask(t, natural, w, fk, dup)
-        low[s] = qualify(low_mask(natural, w), threshold)
-    return finish(rules, policies, n, dealer, active, naturals, up_mask, high, low, high_natural,
-                  paid, trace, n_events, payout, high_share, low_share, declared)
+        natural, w = _seat_hand(rules, st, s)
+        st[P.natural + s] = np.int64(natural)
+        st[P.shown + s] = st[S.up_mask + s]
+        st[P.high + s] = high_mask(t, natural, w, fk, dup)
+        st[P.low + s] = qualify(low_mask(natural, w), threshold)
+        st[P.high_natural + s] = 0  # every Do Ya hand plays its wild card
+    begin_showdown(rules, st)
 
 
 @njit(cache=True)
-def play_seeded(t, rules, policies, n, dealer, seed, deal, stacked, trace,
-                payout, high_share, low_share, declared, high, low, paid, hole, up):
-    """One deal on the stream ``(seed, deal)``, or on ``stacked`` when non-empty."""
-    deck, dstate, stream = new_deal(seed, deal, stacked)
-    return play(t, rules, policies, n, dealer, deck, dstate, stream, hole[:, 0], up, trace,
-                payout, high_share, low_share, declared, high, low, paid)
+def play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, forced):
+    """Advance the deal in ``st`` to its end, writing the result row ``out``; or
+    stop before the decision that would make ``stop`` decisions (``stop`` -1: never).
+    ``forced`` >= 0 is taken as the action of the next decision instead of the
+    policy's. Cards are drawn from the state's stock on ``stream``."""
+    while True:
+        ph = st[B.phase]
+        if ph == PH_DONE:
+            return
+        if ph == PH_START:
+            _start(st, stream, trace, out)
+        elif ph == PH_ROUND:
+            _round(st, trace)
+        elif ph == PH_SEAT:
+            _seat(st, trace)
+        elif ph == PH_POOL:
+            if paused(st, stop):
+                return
+            if forced >= 0:
+                action = forced
+                forced = -1
+            else:
+                action = _pool_choice(t, rules, params, st)
+            st[B.decisions] += 1
+            _apply_pool(st, trace, action)
+        elif ph == PH_DRAW:
+            _draw(t, rules, params, st, stream, trace, out)
+        elif ph == PH_OFFER:
+            if paused(st, stop):
+                return
+            if forced >= 0:
+                action = forced
+                forced = -1
+            else:
+                action = TAKE if _wants(t, rules, params, st) else REFUSE
+            st[B.decisions] += 1
+            _apply_offer(st, trace, action)
+        elif ph == PH_HANDS:
+            _hands(t, rules, st)
+        else:
+            stopped, forced = showdown_step(rules, params, st, trace, out, stop, forced)
+            if stopped:
+                return
 
 
-@njit(cache=True, parallel=True)
-def play_batch(t, rules, policies, n, seed, first, count, rotate_dealer,
-               payout, high_share, low_share, declared, high, low, paid, carry):
-    """Deals ``first .. first + count - 1`` in parallel; results by deal row."""
-    no_trace = np.zeros((0, TRACE_WIDTH), np.int64)
-    no_stack = np.zeros(0, np.uint8)
-    for i in prange(count):
-        deal = first + i
-        dealer = deal % n if rotate_dealer else n - 1
-        hole = np.empty((n, 1), np.uint8)
-        up = np.empty((n, UP), np.uint8)
-        carry[i], _ = play_seeded(t, rules, policies, n, dealer, seed, deal, no_stack, no_trace,
-                                  payout[i], high_share[i], low_share[i], declared[i], high[i], low[i],
-                                  paid[i], hole, up)
+@njit(cache=True)
+def decision(rules, st, actions):
+    """``(kind, seat, number of legal actions)`` at the decision ``play`` stopped
+    at, the actions written to ``actions``; ``DK_NONE`` when the deal is over. At
+    the rejects: each reject's card code, or ``POOL_DRAW`` (declining them is always
+    allowed; with no card left to draw the seat then takes a reject after all)."""
+    ph = st[B.phase]
+    if ph == PH_POOL:
+        k = st[S.n_pool]
+        for j in range(k):
+            actions[j] = st[S.pool + j]
+        actions[k] = POOL_DRAW
+        return DK_POOL, st[B.turn], k + 1
+    if ph == PH_OFFER:
+        actions[0] = TAKE
+        actions[1] = REFUSE
+        return DK_OFFER, st[B.turn], 2
+    if ph == PH_DECLARE:
+        return DK_DECLARE, st[B.turn], declare_actions(actions)
+    return DK_NONE, -1, 0
