@@ -154,3 +154,99 @@ def test_nets_sum_to_zero_with_hi_lo(seed):
     d = play_deal("do_ya", players=6, seed=seed, rules={"split_mode": "declare", "chip_mode": "integer"})
     assert d.nets.sum() + d.carry == pytest.approx(0, abs=1e-12)
     assert all(float(p).is_integer() for p in d.payout)
+
+
+# ---------------------------------------------------------------- engine decisions
+
+
+def _engine(policies, deck, players=4, dealer=3, rules=None):
+    from analyzer.engine import new_state
+    from analyzer.variants import get_variant
+
+    inp = get_variant("do_ya").inputs(players, policies=policies, rules=rules)
+    return inp, new_state(inp, dealer=dealer, stacked=deck)
+
+
+def test_rejects_on_the_table_are_a_decision_between_each_of_them_and_a_fresh_card():
+    """§3.3 worked trace: seat 0 refuses 7c and Kc (two decisions) and must take 9c;
+    seat 1 then chooses among the two rejects and a fresh card."""
+    from analyzer.engine import decision, new_stream, play_state
+    from kernels.games import do_ya as DY
+
+    inp, st = _engine("never_take", stacked("2c 2d 2h 2s 7c Kc 9c 8d Jd Qh"))
+    play_state(inp, st, new_stream(0, 0), stop=0)
+    assert decision(inp, st) == ("offer", 0, [C.TAKE, C.REFUSE])
+    play_state(inp, st, new_stream(0, 0), stop=2)
+    assert decision(inp, st) == ("pool", 1, [card("7c"), card("Kc"), C.POOL_DRAW])
+    assert DY.STATE.view(st, "up")[0, 0] == card("9c")  # the forced take was no decision
+
+    took = play_state(inp, st.copy(), new_stream(0, 0), stop=3, forced=card("Kc"))
+    assert DY.STATE.view(took.state, "up")[1, 0] == card("Kc")
+    assert DY.STATE.view(took.state, "pool")[:DY.STATE.get(took.state, "n_pool")].tolist() == [card("7c")]
+    assert [e[0] for e in took.events] == [C.EV_POOL_TAKE]
+
+    # Declining both rejects counts them as two refusals: the fresh 8d must be taken.
+    drew = play_state(inp, st.copy(), new_stream(0, 0), stop=3, forced=C.POOL_DRAW)
+    assert DY.STATE.view(drew.state, "up")[1, 0] == card("8d")
+    assert [tuple(e[:4]) for e in drew.events[:1]] == [(C.EV_POOL_DECLINE, 1, -1, 2)]
+    assert decision(inp, drew.state) == ("pool", 2, [card("7c"), card("Kc"), C.POOL_DRAW])
+
+
+def test_a_refused_fresh_card_joins_the_rejects_and_another_is_offered():
+    from analyzer.engine import decision, new_stream, play_state
+    from kernels.games import do_ya as DY
+
+    inp, st = _engine("always_take", stacked("2c 2d 2h 2s 7c Kc 9c 8d Jd Qh"))
+    play_state(inp, st, new_stream(0, 0), stop=1, forced=C.REFUSE)
+    assert DY.STATE.view(st, "pool")[:1].tolist() == [card("7c")]
+    assert DY.STATE.get(st, "offer") == card("Kc") and DY.STATE.get(st, "rejections") == 1
+    assert decision(inp, st) == ("offer", 0, [C.TAKE, C.REFUSE])
+
+
+def test_forcing_a_card_that_is_not_on_the_table_is_a_clear_error():
+    from analyzer.engine import new_stream, play_state
+    from analyzer.errors import WantitError
+
+    inp, st = _engine("never_take", stacked("2c 2d 2h 2s 7c Kc 9c 8d Jd Qh"))
+    play_state(inp, st, new_stream(0, 0), stop=2)
+    with pytest.raises(WantitError, match="not legal at seat 1's pool decision"):
+        play_state(inp, st, new_stream(0, 0), forced=card("Qh"))
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_table_described_by_hand_never_deals_a_card_it_places(seed):
+    """Round 3 about to start, 5 players: hole cards and two up cards each placed by
+    hand, four dead rejects; the rest of the deal draws only unplaced cards."""
+    from analyzer.engine import new_state, new_stream, play_state
+    from analyzer.variants import get_variant
+    from kernels.cards import card_bit
+    from kernels.games import do_ya as DY
+
+    inp = get_variant("do_ya").inputs(5)
+    lay = DY.STATE
+    st = new_state(inp, dealer=0)
+    holes = parse_cards("2c 7d Jh Ks 4s")
+    ups = parse_cards("Ac Kc 3d 5d 6h 8h 9s Ts Qc Qd")
+    dead = parse_cards("Ah Ad 2s 3s")
+    placed = np.uint64(0)
+    for s in range(5):
+        lay.view(st, "hole")[s, 0] = holes[s]
+        lay.view(st, "up")[s, :2] = ups[2 * s:2 * s + 2]
+        lay.view(st, "n_up")[s] = 2
+        for c in ups[2 * s:2 * s + 2]:
+            lay.view(st, "up_mask")[s] |= int(card_bit(int(c)))
+    for c in np.concatenate([holes, ups, dead]):
+        placed |= card_bit(int(c))
+    lay.view(st, "dead")[:4] = dead
+    lay.put(st, "n_dead", 4)
+    lay.put(st, "round", 2)
+    lay.put(st, "phase", DY.PH_ROUND)
+    C.fill_stock(st, placed)
+    played = play_state(inp, st, new_stream(seed, 0))
+    assert played.finished
+    dealt = [int(e[2]) for e in played.events if e[0] == C.EV_TURN_UP]
+    assert len(dealt) == len(set(dealt)) and not any(card_bit(c) & placed for c in dealt)
+    assert lay.view(st, "hole")[:5, 0].tolist() == holes.tolist()
+    assert lay.view(st, "up")[:5, :2].ravel().tolist() == ups.tolist()
+    held = np.concatenate([lay.view(st, "hole")[:5].ravel(), lay.view(st, "up")[:5].ravel()])
+    assert len(set(held.tolist())) == 25
