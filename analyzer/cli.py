@@ -90,10 +90,45 @@ def _policy_specs(items):
     return specs or None
 
 
+def _game_option_flags(command):
+    """Add one option per game setting any registered game takes (Selection's
+    ``--board`` and ``--deck``): the flags come from the registry."""
+    from .variants import VARIANTS
+
+    seen = {}
+    for v in VARIANTS.values():
+        for g in v.game_options:
+            seen.setdefault(g.flag, (g, []))[1].append(v.name)
+    for flag, (g, names) in reversed(list(seen.items())):
+        command = click.option(flag, f"game_{g.name}", default=None,
+                               type=click.Path(dir_okay=False) if g.path else str,
+                               help=f"{', '.join(names)} only: {g.help}.")(command)
+    return command
+
+
+def _game_settings(v, given):
+    """The game settings given on the command line, checked against the variant's."""
+    allowed = {g.name for g in v.game_options}
+    settings = {}
+    for key, value in given.items():
+        name = key[len("game_"):]
+        if value is None:
+            continue
+        if name not in allowed:
+            from .variants import VARIANTS
+
+            flag = next(g.flag for w in VARIANTS.values() for g in w.game_options if g.name == name)
+            takers = [w.name for w in VARIANTS.values() if any(g.name == name for g in w.game_options)]
+            raise WantitError(f"{flag} applies to {', '.join(takers)} only, not {v.name}")
+        settings[name] = value
+    return settings
+
+
 @cli.command()
 @click.argument("variant")
 @click.option("--players", "-n", type=int, default=None, help="Number of players (default: the variant's).")
-@click.option("--deals", "-d", type=int, default=100_000, show_default=True)
+@click.option("--deals", "-d", type=int, default=100_000, show_default=True,
+              help="Deals to play (games, for a scored game such as Selection).")
 @click.option("--seed", "-s", type=int, default=0, show_default=True)
 @click.option("--policy", "policy_items", multiple=True, metavar="SEAT=PRESET[:k=v,...]",
               help="Policy for a seat (or 'all'); repeatable. See 'wantit variants'.")
@@ -105,17 +140,15 @@ def _policy_specs(items):
               help="Save running totals here after every chunk; rerunning resumes from them.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table", show_default=True)
 @click.option("--target-se", type=float, default=None,
-              help="Stop once every seat's ev_se is below this (antes); --deals is then the most played.")
-@click.option("--board", "board_file", type=click.Path(dir_okay=False), default=None,
-              help="Selection only: a board file (TOML); default: the PROVISIONAL board.")
-@click.option("--deck", "deck_spec", default=None,
-              help="Selection only: standard52 (default), colours, or colours(K, RANKS, COPIES).")
+              help="Stop once every seat's standard error is below this (ev_se in antes; p_win_se for a "
+                   "scored game); --deals is then the most played.")
+@_game_option_flags
 def simulate(variant, players, deals, seed, policy_items, rule_items, threads, chunk, fixed_dealer,
-             checkpoint, fmt, target_se, board_file, deck_spec):
+             checkpoint, fmt, target_se, **game_settings):
     """Simulate DEALS deals of VARIANT and report each seat's results (for Selection, DEALS games).
 
     \b
-    Columns, one row per seat (nets in antes, not chips):
+    Columns of a pot game, one row per seat (nets in antes, not chips):
       seat        0..players-1; the dealer rotates (deal i: seat i % players)
       policy      the preset, then one column per policy parameter value
       ev          mean net per deal in antes (payout minus ante and fees)
@@ -126,156 +159,72 @@ def simulate(variant, players, deals, seed, policy_items, rule_items, threads, c
       declare_*   fraction of deals declared high / low / both (declare split)
     Then the final high hands per seat, and the hands that won: the category of the
     winning high hand and the top card of the winning low (or no qualifying low).
+
+    \b
+    Columns of Selection (scored), one row per seat:
+      p_win, p_win_se    share of games won (ties shared) and its standard error
+      p_tie              fraction of games won jointly
+      mean_total, total_se, total_sd, median_total   final points
+      p_opening_round_1, mean_opening_round, p_never_opened   the opening slot
+    Then each slot's fill rate and mean score, and the distribution of totals.
     """
-    from .selection import is_selection
+    from .variants import get_variant
 
-    if is_selection(variant):
-        return _simulate_selection(players, deals, seed, policy_items, rule_items, threads, chunk, fixed_dealer,
-                                   checkpoint, fmt, board_file, deck_spec)
-    if board_file is not None or deck_spec is not None:
-        raise WantitError("--board and --deck apply to selection only")
-    from .simulate import simulate as run
-
+    v = get_variant(variant)
+    settings = _game_settings(v, game_settings)
     shown = []
 
     def progress(done, total):
         if total > chunk:
-            click.echo(f"\r{done:,}/{total:,} deals", err=True, nl=False)
+            click.echo(f"\r{done:,}/{total:,} {v.unit}", err=True, nl=False)
             shown.append(done)
 
-    result = run(variant, players=players, policies=_policy_specs(policy_items),
-                 rules=_key_values(rule_items, "--rule"), deals=deals, seed=seed, chunk=chunk,
-                 threads=threads, rotate_dealer=not fixed_dealer, checkpoint=checkpoint, progress=progress,
-                 target_se=target_se)
+    result = v.simulate(players=players, policies=_policy_specs(policy_items),
+                        rules=_key_values(rule_items, "--rule"), deals=deals, seed=seed, chunk=chunk,
+                        threads=threads, rotate_dealer=not fixed_dealer, checkpoint=checkpoint, progress=progress,
+                        target_se=target_se, **settings)
     if shown:
         click.echo("", err=True)
     meta = result.meta
     if meta["interrupted"]:
-        click.echo(f"wantit: interrupted after {meta['deals']:,} deals; these are their results", err=True)
+        click.echo(f"wantit: interrupted after {meta.get('deals', meta.get('games')):,} {v.unit}; "
+                   f"these are their results", err=True)
     if fmt == "json":
-        click.echo(json.dumps({"meta": meta, "seats": result.to_json_records(),
-                               "winning_hands": result.winning_json()}, indent=2))
-        return
-    if fmt == "csv":
-        click.echo(result.seats.to_csv(index=False), nl=False)
-        return
-    stopped = (f" (every ev_se below {meta['target_se']:g} antes)" if meta["reached_target_se"]
-               and meta["deals"] < meta["requested_deals"] else "")
-    click.echo(f"{meta['variant']}, {meta['players']} players, {meta['deals']:,} deals{stopped}, seed {meta['seed']}; "
-               f"nets in antes" + (f", pot carried over {meta['carried_over']:g} chips" if meta["carried_over"] else ""))
-    table = _compact_policies(meta["variant"], result.seats)
-    pivot = result.categories.pivot(index="seat", columns="category", values="probability")
-    from .evaluate import Category
-
-    top = [c.label for c in Category if c.label in pivot.columns and pivot[c.label].max() >= 0.0005]
-    click.echo(table.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
-    click.echo("\nfinal high hands (probability):")
-    click.echo(pivot[top].to_string(float_format=lambda x: f"{x:.4f}"))
-    win = result.winning[result.winning.probability > 0]
-    for half, title in (("high", "winning high hand"), ("low", "winning low (top card)")):
-        part = win[win.half == half]
-        if len(part):
-            click.echo(f"\n{title} (probability per deal):")
-            click.echo("  " + "   ".join(f"{h} {p:.4f}" for h, p in zip(part.hand, part.probability)))
-
-
-def _simulate_selection(players, games, seed, policy_items, rule_items, threads, chunk, fixed_dealer, checkpoint,
-                        fmt, board_file, deck_spec):
-    from .selection import format_table, simulate_selection
-
-    def progress(done, total):
-        if total > chunk:
-            click.echo(f"\r{done:,}/{total:,} games", err=True, nl=done >= total)
-
-    result = simulate_selection(players=players, policies=_policy_specs(policy_items),
-                                rules=_key_values(rule_items, "--rule"), games=games, seed=seed, board=board_file,
-                                deck=deck_spec, threads=threads, chunk=chunk, rotate_dealer=not fixed_dealer,
-                                checkpoint=checkpoint, progress=progress)
-    if result.meta["interrupted"]:
-        click.echo(f"wantit: interrupted after {result.meta['games']:,} games; these are their results", err=True)
-    if fmt == "json":
-        click.echo(json.dumps({"meta": result.meta, "seats": result.to_json_records()}, indent=2))
+        click.echo(json.dumps(result.to_json(), indent=2))
     elif fmt == "csv":
-        click.echo(result.seats.to_csv(index=False), nl=False)
+        click.echo(result.to_csv(), nl=False)
     else:
-        click.echo(format_table(result))
-
-
-def _compact_policies(variant, seats):
-    """The seats table for reading: the policy as ``preset:param=value,...`` (only the
-    parameters that differ from the preset) instead of one column per parameter."""
-    from .variants import get_variant
-
-    v = get_variant(variant)
-    names = [p.name for p in v.params]
-    labels = []
-    for _, row in seats.iterrows():
-        preset = v.policy_values(row.policy)
-        changed = [f"{k}={row[k]:g}" for k in names if row[k] != preset[k]]
-        labels.append(row.policy + (":" + ",".join(changed) if changed else ""))
-    table = seats.drop(columns=names)
-    table["policy"] = labels
-    return table
+        click.echo(result.format_table())
 
 
 @cli.command()
 def variants():
-    """List the variants, their rules options and policy parameters."""
+    """List the variants, their rules options, game settings and policy parameters."""
     from .variants import VARIANTS
 
-    for v in VARIANTS.values():
-        click.echo(f"{v.name}: {v.title} ({v.clause}); {v.min_players}-{v.max_players} players, "
-                   f"default {v.default_players}")
-        click.echo("  rules (--rule KEY=VALUE):")
-        for o in v.options:
-            click.echo(f"    {o.name} = {o.default}  [{o.allowed()}]  {o.meaning} ({o.clause})")
-        click.echo(f"  policies (--policy SEAT=PRESET[:k=v,...]); presets: {', '.join(v.presets)}; "
-                   f"default {v.default_policy}")
-        for p in v.params:
-            click.echo(f"    {p.name} = {p.default:g}  [{p.low:g}..{p.high:g}]  {p.meaning}")
-        click.echo("")
-    from .selection import describe_variant
-
-    click.echo(describe_variant())
+    click.echo("\n\n".join("\n".join(v.describe()) for v in VARIANTS.values()))
 
 
 @cli.command()
 @click.argument("variant")
 @click.option("--players", "-n", type=int, default=None)
 @click.option("--seed", "-s", type=int, default=0, show_default=True)
-@click.option("--deal", "deal_index", type=int, default=0, show_default=True, help="Which deal of the run.")
+@click.option("--deal", "deal_index", type=int, default=0, show_default=True, help="Which deal (game) of the run.")
 @click.option("--policy", "policy_items", multiple=True, metavar="SEAT=PRESET[:k=v,...]")
 @click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE")
 @click.option("--stacked", default=None, help="Deal these cards in this order instead of shuffling.")
 @click.option("--fixed-dealer", is_flag=True, help="The dealer is the last seat (as with simulate --fixed-dealer).")
-@click.option("--trace", is_flag=True, help="Narrate every offer, refusal, take, declaration and payout.")
-@click.option("--board", "board_file", type=click.Path(dir_okay=False), default=None,
-              help="Selection only: a board file (TOML); default: the PROVISIONAL board.")
-@click.option("--deck", "deck_spec", default=None,
-              help="Selection only: standard52 (default), colours, or colours(K, RANKS, COPIES).")
-def deal(variant, players, seed, deal_index, policy_items, rule_items, stacked, fixed_dealer, trace, board_file,
-         deck_spec):
+@click.option("--trace", is_flag=True, help="Narrate every offer, refusal, take, pass, draw, declaration and payout.")
+@_game_option_flags
+def deal(variant, players, seed, deal_index, policy_items, rule_items, stacked, fixed_dealer, trace,
+         **game_settings):
     """Play one deal of VARIANT (the same deal 'simulate' plays with this seed) and show it."""
-    from .selection import is_selection
+    from .variants import get_variant
 
-    if is_selection(variant):
-        from .selection import narrate_game, play_game
-
-        g = play_game(players=players, seed=seed, game=deal_index, rules=_key_values(rule_items, "--rule"),
-                      policies=_policy_specs(policy_items), board=board_file, deck=deck_spec, stacked=stacked,
-                      rotate_dealer=not fixed_dealer)
-        text = narrate_game(g)
-        if not trace:
-            text = "\n".join(line for line in text.splitlines() if not line.startswith("    "))
-        click.echo(text)
-        return
-    if board_file is not None or deck_spec is not None:
-        raise WantitError("--board and --deck apply to selection only")
-    from .trace import narrate, play_deal
-
-    d = play_deal(variant, players=players, seed=seed, deal=deal_index, rules=_key_values(rule_items, "--rule"),
-                  policies=_policy_specs(policy_items), stacked=stacked, rotate_dealer=not fixed_dealer)
-    text = narrate(d)
+    v = get_variant(variant)
+    text = v.replay_text(players=players, seed=seed, deal=deal_index, rules=_key_values(rule_items, "--rule"),
+                         policies=_policy_specs(policy_items), stacked=stacked, rotate_dealer=not fixed_dealer,
+                         **_game_settings(v, game_settings))
     if not trace:
         text = "\n".join(line for line in text.splitlines() if not line.startswith("    "))
     click.echo(text)
@@ -295,15 +244,11 @@ def warmup():
         evaluate_low(hands, qualifier=8)
         evaluate_high(hands, wild_ranks="3")
         evaluate_low(hands, wild_ranks="K")
-    from .simulate import simulate as run
     from .variants import VARIANTS
 
-    for name in VARIANTS:
-        run(name, deals=10, seed=0)
-    from .selection import play_game, simulate_selection
-
-    simulate_selection(players=2, games=10, seed=0)
-    play_game(players=2, seed=0)
+    for v in VARIANTS.values():
+        v.simulate(players=v.min_players if v.kind == "scored" else None, deals=10, seed=0)
+        v.replay_text(players=v.min_players if v.kind == "scored" else None, seed=0)
     click.echo("kernels compiled and cached", err=True)
 
 

@@ -1,10 +1,10 @@
 """Selection (RulesPal), the board-scoring game of RULES.md §5: registry entry,
 simulation driver, one traced game and its narrative.
 
-Selection is scored, not played for a pot, so it has its own small registry entry
-(``SELECTION``, a ``ScoredVariant``: rules options and policy space validated like
-the pot games') and its own driver. Game ``i`` of a run seeded ``s`` always uses
-the random stream ``(s, i)`` and every total is kept as an exact integer, so the
+Selection is scored, not played for a pot: its registry entry
+(``analyzer.variants.SELECTION``) has rules options and a policy space validated like
+the pot games', a board and a deck as game settings, and points to the driver and
+replay here. Game ``i`` of a run seeded ``s`` always uses the random stream ``(s, i)`` and every total is kept as an exact integer, so the
 results do not depend on threads or chunk size; Ctrl-C returns what is finished
 and ``checkpoint=`` resumes. The board and deck are configuration
 (``analyzer.selection_config``); the built-in board is PROVISIONAL.
@@ -24,7 +24,7 @@ from kernels.games.common import TRACE_WIDTH
 from .errors import WantitError
 from .runs import check_run, resume, run_chunks
 from .selection_config import KIND_MEANING, PROVISIONAL_NOTE, Board, Deck, resolve
-from .variants import Option, Param, Variant
+from .variants import SELECTION
 
 NAMES = ("selection", "rulespal", "selection_rulespal", "selection_scoring")
 WIN_UNITS = 60  # a shared win of k <= 6 players is a whole number of 1/60
@@ -32,77 +32,6 @@ MAX_TOTAL = G.MAX_SLOT_SCORE * 11  # eleven slots of five aces
 PAR_SEED = 20240517
 PAR_TRIALS = 2000
 MAX_EVENTS = 20_000
-
-
-@dataclass(frozen=True)
-class ScoredVariant(Variant):
-    """A scored game's registry entry: rules options and policy space as for the pot
-    games (``rules_vector``, ``policy_values``, ``policy_vector``), a board and a
-    deck as configuration, and a kernel that returns scores, not pot shares."""
-
-    par_batch: Any = None
-    notes: tuple = field(default_factory=tuple)
-
-
-SELECTION = ScoredVariant(
-    name="selection",
-    title="Selection (RulesPal board-scoring game)",
-    clause="RULES.md §5",
-    min_players=G.MIN_PLAYERS,
-    max_players=G.MAX_PLAYERS,
-    default_players=4,
-    options=(
-        Option("ace_is_numerical_one", G.R_ACE_ONE, False,
-               "an ace may be used in Low / High as a numerical 1 (scoring 11)", "SE-A3", boolean=True),
-        Option("low_high_strict_with_zero", G.R_STRICT_ZERO, False,
-               "once High is 0, Low can only be 0 (default: the High > Low rule ignores zero entries)",
-               "SE-A4", boolean=True),
-        Option("allow_voluntary_scratch", G.R_VOLUNTARY_SCRATCH, False,
-               "a player may write 0 even when an open slot could be filled (after the opening)", "SE-A5",
-               boolean=True),
-        Option("declare_target_before_draws", G.R_DECLARE_TARGET, False,
-               "the target slot is declared before the draws; only it can take points", "SE-A6", boolean=True),
-        Option("carry_hand", G.R_CARRY_HAND, False,
-               "hands carry over to the next round (default: a fresh shuffle and deal every round)", "SE-A7",
-               boolean=True),
-        Option("reshuffle", G.R_RESHUFFLE, "shuffle",
-               "an empty stock is rebuilt from the discards shuffled, or in discard order", "SE-A8",
-               choices={"shuffle": G.RESHUFFLE_SHUFFLE, "in_order": G.RESHUFFLE_IN_ORDER}),
-        Option("low_high_min_cards", G.R_LOW_HIGH_MIN, 1, "fewest cards in a Low or High hand", "SE-A11",
-               bounds=(1, 5)),
-    ),
-    params=(
-        Param("par_weight", G.P_PAR_WEIGHT, 1.0, 0, 3,
-              "aim at (and fill) the slot whose expected (made) score minus this x the slot's par is largest; "
-              "par = the slot's mean score in a round aimed at it alone; 0 = the best expected score"),
-        Param("keep_min", G.P_KEEP_MIN, 16, 11, 25,
-              "Low / High: keep numerical cards worth at least this many points while draws remain (16 = a 6)"),
-        Param("low_cap", G.P_LOW_CAP, 80, 11, 125,
-              "a Low filled while High is open scores at most this (leaving room for High above it)"),
-        Param("never_draw", G.P_NEVER_DRAW, 0, 0, 1, "1: stand pat at every draw (a baseline)"),
-        Param("reaim", G.P_REAIM, 0, 0, 1,
-              "1: re-estimate every open slot at every draw; 0: at a round's first draw only, later switching "
-              "only to a slot whose made hand beats the aim"),
-    ),
-    presets={
-        "heuristic": {},
-        "best_score": {"par_weight": 0},
-        "reaim": {"reaim": 1},
-        "stand_pat": {"never_draw": 1},
-    },
-    default_policy="heuristic",
-    n_rules=G.N_RULES,
-    play_batch=G.play_batch,
-    play_seeded=G.play_seeded,
-    hole_width=H.HAND,
-    up_width=0,
-    aliases=NAMES[1:],
-    par_batch=G.par_batch,
-    notes=("the board is configuration (--board FILE, TOML); the built-in one is PROVISIONAL (SE-A1)",
-           "the deck is configuration (--deck standard52 | colours | colours(K, RANKS, COPIES)) (SE-A2)",
-           "1 to 6 players; the dealer rotates left every round (SE-A9); a Cosmopolitan never made scores 0 "
-           "(SE-A10)"),
-)
 
 
 def is_selection(name) -> bool:
@@ -264,6 +193,16 @@ class SelectionResult:
             out.append(rec)
         return out
 
+    def to_json(self):
+        """What ``wantit simulate selection --format json`` prints."""
+        return {"meta": self.meta, "seats": self.to_json_records()}
+
+    def to_csv(self):
+        return self.seats.to_csv(index=False)
+
+    def format_table(self):
+        return format_table(self)
+
 
 def _frames(st: Setup, totals: SelectionTotals):
     n, g = st.players, max(totals.games, 1)
@@ -411,28 +350,29 @@ def format_table(r: SelectionResult) -> str:
     return "\n".join(lines)
 
 
-def describe_variant() -> str:
-    """The ``wantit variants`` entry of Selection."""
-    v = SELECTION
+def describe_board() -> list:
+    """The board and deck lines of Selection's ``wantit variants`` entry."""
     from .selection_config import PROVISIONAL_BOARD
 
-    lines = [f"{v.name}: {v.title} ({v.clause}); {v.min_players}-{v.max_players} players, "
-             f"default {v.default_players}; scored, not a pot game (--deals counts games)",
-             "  board (--board FILE.toml): default PROVISIONAL; " + PROVISIONAL_NOTE]
+    lines = ["  board (--board FILE.toml): default PROVISIONAL; " + PROVISIONAL_NOTE]
     lines += [f"    {line}" for line in PROVISIONAL_BOARD.describe()]
     lines.append("    slot kinds: " + "; ".join(f"{k} ({m})" for k, m in KIND_MEANING.items()))
     lines.append("  deck (--deck): standard52 (default; Cosmopolitan = all four suits among its 5 cards, a "
                  "provisional fallback) | colours | colours(K, RANKS, COPIES), default colours(5, 1-10/J/Q/K/A, 1)")
-    lines.append("  rules (--rule KEY=VALUE):")
-    for o in v.options:
-        lines.append(f"    {o.name} = {o.default}  [{o.allowed()}]  {o.meaning} ({o.clause})")
-    for note in v.notes[2:]:
-        lines.append(f"    ({note})")
-    lines.append(f"  policies (--policy SEAT=PRESET[:k=v,...]); presets: {', '.join(v.presets)}; "
-                 f"default {v.default_policy}")
-    for p in v.params:
-        lines.append(f"    {p.name} = {p.default:g}  [{p.low:g}..{p.high:g}]  {p.meaning}")
-    return "\n".join(lines)
+    return lines
+
+
+def simulate_variant(variant=None, deals=10_000, target_se=None, **kwargs) -> SelectionResult:
+    """The registry's driver for Selection: ``deals`` counts games (see
+    ``simulate_selection`` for the other arguments)."""
+    if target_se is not None:
+        kwargs["target_se"] = target_se
+    return simulate_selection(games=deals, **kwargs)
+
+
+def replay(variant=None, deal=0, dealer=None, **kwargs) -> str:
+    """Game ``deal`` of a run (``play_game``), told as text: the registry's replay."""
+    return narrate_game(play_game(game=deal, first_dealer=dealer, **kwargs))
 
 
 def score_hand(cards, board=None, deck=None, rules=None, policy=None, filled=None) -> pd.DataFrame:

@@ -18,6 +18,8 @@ from kernels import showdown as S
 from kernels.games import common as C
 from kernels import pass_policies as PP
 from kernels.games import anaconda, do_ya, selection_rejection, train_wreck
+from kernels.games import selection as selection_kernel
+from kernels.games import selection_hands
 
 from .errors import WantitError
 from .evaluate import low_threshold
@@ -634,7 +636,73 @@ TRAIN_WRECK = Variant(
     aliases=("tw", "train-wreck", "trainwreck"),
 )
 
-VARIANTS = {v.name: v for v in (SELECTION_REJECTION, DO_YA, ANACONDA, TRAIN_WRECK)}
+SELECTION = Variant(
+    name="selection",
+    title="Selection (RulesPal board-scoring game)",
+    clause="RULES.md §5",
+    min_players=selection_kernel.MIN_PLAYERS,
+    max_players=selection_kernel.MAX_PLAYERS,
+    default_players=4,
+    options=(
+        Option("ace_is_numerical_one", selection_kernel.R_ACE_ONE, False,
+               "an ace may be used in Low / High as a numerical 1 (scoring 11)", "SE-A3", boolean=True),
+        Option("low_high_strict_with_zero", selection_kernel.R_STRICT_ZERO, False,
+               "once High is 0, Low can only be 0 (default: the High > Low rule ignores zero entries)",
+               "SE-A4", boolean=True),
+        Option("allow_voluntary_scratch", selection_kernel.R_VOLUNTARY_SCRATCH, False,
+               "a player may write 0 even when an open slot could be filled (after the opening)", "SE-A5",
+               boolean=True),
+        Option("declare_target_before_draws", selection_kernel.R_DECLARE_TARGET, False,
+               "the target slot is declared before the draws; only it can take points", "SE-A6", boolean=True),
+        Option("carry_hand", selection_kernel.R_CARRY_HAND, False,
+               "hands carry over to the next round (default: a fresh shuffle and deal every round)", "SE-A7",
+               boolean=True),
+        Option("reshuffle", selection_kernel.R_RESHUFFLE, "shuffle",
+               "an empty stock is rebuilt from the discards shuffled, or in discard order", "SE-A8",
+               choices={"shuffle": selection_kernel.RESHUFFLE_SHUFFLE, "in_order": selection_kernel.RESHUFFLE_IN_ORDER}),
+        Option("low_high_min_cards", selection_kernel.R_LOW_HIGH_MIN, 1, "fewest cards in a Low or High hand",
+               "SE-A11", bounds=(1, 5)),
+    ),
+    params=(
+        Param("par_weight", selection_kernel.P_PAR_WEIGHT, 1.0, 0, 3,
+              "aim at (and fill) the slot whose expected (made) score minus this x the slot's par is largest; "
+              "par = the slot's mean score in a round aimed at it alone; 0 = the best expected score"),
+        Param("keep_min", selection_kernel.P_KEEP_MIN, 16, 11, 25,
+              "Low / High: keep numerical cards worth at least this many points while draws remain (16 = a 6)"),
+        Param("low_cap", selection_kernel.P_LOW_CAP, 80, 11, 125,
+              "a Low filled while High is open scores at most this (leaving room for High above it)"),
+        Param("never_draw", selection_kernel.P_NEVER_DRAW, 0, 0, 1, "1: stand pat at every draw (a baseline)"),
+        Param("reaim", selection_kernel.P_REAIM, 0, 0, 1,
+              "1: re-estimate every open slot at every draw; 0: at a round's first draw only, later switching "
+              "only to a slot whose made hand beats the aim"),
+    ),
+    presets={
+        "heuristic": {},
+        "best_score": {"par_weight": 0},
+        "reaim": {"reaim": 1},
+        "stand_pat": {"never_draw": 1},
+    },
+    default_policy="heuristic",
+    n_rules=selection_kernel.N_RULES,
+    play_batch=None,
+    play_seeded=None,
+    hole_width=selection_hands.HAND,
+    up_width=0,
+    aliases=("rulespal", "selection_rulespal", "selection_scoring"),
+    kind="scored",
+    unit="games",
+    game_options=(
+        GameOption("board", "--board", "a board file (TOML); default: the PROVISIONAL board", path=True),
+        GameOption("deck", "--deck", "standard52 (default), colours, or colours(K, RANKS, COPIES)"),
+    ),
+    notes=("1 to 6 players; the dealer rotates left every round (SE-A9); a Cosmopolitan never made scores 0 "
+           "(SE-A10)",),
+    driver="analyzer.selection:simulate_variant",
+    replay="analyzer.selection:replay",
+    describe_more="analyzer.selection:describe_board",
+)
+
+VARIANTS = {v.name: v for v in (SELECTION_REJECTION, DO_YA, ANACONDA, TRAIN_WRECK, SELECTION)}
 REGISTRY = {name: v for name, v in VARIANTS.items() if v.game is not None}
 
 

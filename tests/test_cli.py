@@ -92,7 +92,9 @@ def test_simulate_json_schema():
 def test_simulate_table_and_csv():
     code, out, _ = run("simulate", "do_ya", "-n", "4", "-d", "1000", "--format", "csv")
     assert code == 0
-    assert out.splitlines()[0].startswith("seat,policy,ev,ev_se,p_high,p_low,p_scoop")
+    header = out.splitlines()[0]
+    assert header.startswith("seat,policy,aim,take_threshold,")  # each policy parameter's value, a column each
+    assert ",pool_threshold,ev,ev_se,p_high,p_low,p_scoop" in header
     assert len(out.splitlines()) == 5
     code, out, _ = run("simulate", "do_ya", "-n", "4", "-d", "1000")
     assert code == 0 and "do_ya, 4 players, 1,000 deals, seed 0" in out and "final high hands" in out
@@ -119,6 +121,8 @@ def test_deal_trace_matches_the_golden_narration():
     (("simulate", "sr", "--deals", "0"), "at least 1"),
     (("deal", "do_ya", "--stacked", "2c 2d 3c"), "ran out"),
     (("deal", "do_ya", "--stacked", "2c 2c"), "duplicate card"),
+    (("simulate", "sr", "--board", "b.toml"), "--board applies to selection only, not selection_rejection"),
+    (("deal", "anaconda", "--deck", "colours"), "--deck applies to selection only, not anaconda"),
 ])
 def test_simulate_and_deal_errors(args, message):
     code, out, err = run(*args)
