@@ -220,6 +220,7 @@ def _frames(st: Setup, totals: SelectionTotals):
         row = {
             "seat": s,
             "policy": st.values[s]["preset"],
+            **{p.name: float(st.values[s][p.name]) for p in SELECTION.params},
             "p_win": float(win[s]),
             "p_win_se": float(np.sqrt(win_var[s] / dof)),
             "p_tie": float(totals.ties[s] / g),
@@ -301,7 +302,7 @@ def simulate_selection(players=None, policies=None, rules=None, games=10_000, se
     interrupted, used_threads, seconds = run_chunks(totals, games, chunk, threads, play_chunk,
                                                     checkpoint, settings, progress)
     seats, totals_frame, slots, opening = _frames(st, totals)
-    seats.insert(2, "board", "PROVISIONAL" if st.board.provisional else st.board.name)
+    seats.insert(2 + len(SELECTION.params), "board", "PROVISIONAL" if st.board.provisional else st.board.name)
     meta = {**settings, "title": SELECTION.title, "games": totals.games, "requested_games": games,
             "interrupted": interrupted, "board_provisional": st.board.provisional,
             "board_note": st.board.note,

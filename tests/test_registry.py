@@ -1,0 +1,90 @@
+"""Registry-wide: every game, pot or scored, is one registry entry that the same
+calls run (simulate, replay, describe), with the invariants of its kind: pot games
+are zero-sum deal by deal, Selection's win shares sum to one game by game, and no
+table depends on the thread count or the chunk size."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analyzer.variants import VARIANTS, get_variant
+
+ALL = sorted(VARIANTS)
+SMALL = {"selection": 2}  # Selection plays whole games of eleven rounds: a small table keeps this quick
+
+
+def _run(name, **kwargs):
+    v = get_variant(name)
+    return v.simulate(players=SMALL.get(name, v.default_players), seed=3, **kwargs)
+
+
+def test_all_five_games_are_registered_once():
+    assert ALL == ["anaconda", "do_ya", "selection", "selection_rejection", "train_wreck"]
+    kinds = {name: get_variant(name).kind for name in ALL}
+    assert kinds == {"anaconda": "pot", "do_ya": "pot", "selection": "scored", "selection_rejection": "pot",
+                     "train_wreck": "pot"}
+    aliases = [a for v in VARIANTS.values() for a in (v.name, *v.aliases)]
+    assert len(aliases) == len(set(aliases))
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_the_same_numbers_whatever_the_threads_and_chunks(name):
+    deals = 120 if name == "selection" else 2000
+    runs = [_run(name, deals=deals, threads=th, chunk=ch) for th, ch in ((1, deals), (2, deals), (2, deals // 3))]
+    for other in runs[1:]:
+        pd.testing.assert_frame_equal(runs[0].seats, other.seats)
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_the_results_add_up(name):
+    """Pot games: the seats' mean nets sum to zero (nothing carried over by default).
+    Selection: every game has winners, so the win shares sum to one."""
+    v = get_variant(name)
+    r = _run(name, deals=150 if name == "selection" else 3000)
+    if v.kind == "pot":
+        assert abs(r.seats.ev.sum()) < 1e-9
+        assert r.meta["carried_over"] == 0
+    else:
+        assert r.seats.p_win.sum() == pytest.approx(1.0, abs=1e-12)
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_every_seat_row_carries_its_policy_parameter_values(name):
+    v = get_variant(name)
+    first = v.params[0]
+    r = _run(name, deals=60 if name == "selection" else 500,
+             policies={"all": v.default_policy, 0: f"{v.default_policy}:{first.name}={first.low:g}"})
+    assert r.seats.loc[0, first.name] == first.low
+    assert (r.seats.loc[1:, first.name] == v.policy_values(v.default_policy)[first.name]).all()
+    assert [p.name for p in v.params] == list(r.seats.columns[2:2 + len(v.params)])
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_replay_tells_the_deal_or_game(name):
+    v = get_variant(name)
+    text = v.replay_text(players=SMALL.get(name, v.default_players), seed=5, deal=2)
+    assert text.splitlines()[0].startswith(v.title)
+
+
+def _cli(*args):
+    proc = subprocess.run([sys.executable, "-c", "from analyzer.cli import main; main()", *args],
+                          capture_output=True, text=True)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def test_the_command_line_runs_every_game_the_same_way():
+    for name in ALL:
+        v = get_variant(name)
+        code, out, err = _cli("simulate", name, "-n", str(SMALL.get(name, v.min_players + 1)), "-d", "40",
+                              "--format", "json")
+        assert code == 0, err
+        data = json.loads(out)
+        assert data["meta"]["variant"] == name and len(data["seats"]) == SMALL.get(name, v.min_players + 1)
+    code, out, _ = _cli("variants")
+    assert code == 0
+    for name in ALL:
+        assert f"\n{name}: " in "\n" + out
