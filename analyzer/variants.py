@@ -629,11 +629,15 @@ TRAIN_WRECK = Variant(
     },
     default_policy="heuristic",
     n_rules=train_wreck.N_RULES,
-    play_batch=train_wreck.play_batch,
-    play_seeded=train_wreck.play_seeded,
+    play_batch=None,
+    play_seeded=None,
     hole_width=train_wreck.HOLE,
     up_width=train_wreck.UP,
     aliases=("tw", "train-wreck", "trainwreck"),
+    game=E.GAME_TRAIN_WRECK,
+    kernel_module=train_wreck,
+    state=train_wreck.STATE,
+    result=train_wreck.RESULT,
 )
 
 SELECTION = Variant(

@@ -23,7 +23,7 @@ dispatcher passed as an argument would defeat ``cache=True``.
 import numpy as np
 from numba import njit, prange
 
-from .games import anaconda, do_ya, selection_rejection
+from .games import anaconda, do_ya, selection_rejection, train_wreck
 from .games.common import BASE_STATE, MAX_ACTIONS, TRACE_WIDTH
 from .rng import seed_stream
 
@@ -46,6 +46,8 @@ def init_state(game, rules, idata, st, n, dealer):
         do_ya.init_state(rules, st, n, dealer)
     elif game == GAME_ANACONDA:
         anaconda.init_state(rules, st, n, dealer)
+    elif game == GAME_TRAIN_WRECK:
+        train_wreck.init_state(rules, st, n, dealer)
 
 
 @njit(cache=True)
@@ -56,6 +58,8 @@ def play(game, t, rules, params, idata, fdata, st, stream, trace, scratch, out, 
         do_ya.play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, forced)
     elif game == GAME_ANACONDA:
         anaconda.play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, forced)
+    elif game == GAME_TRAIN_WRECK:
+        train_wreck.play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, forced)
 
 
 @njit(cache=True)
@@ -66,6 +70,8 @@ def decision(game, t, rules, params, idata, fdata, st, scratch, actions):
         return do_ya.decision(rules, st, actions)
     if game == GAME_ANACONDA:
         return anaconda.decision(rules, st, actions)
+    if game == GAME_TRAIN_WRECK:
+        return train_wreck.decision(rules, st, scratch, actions)
     return 0, -1, 0
 
 

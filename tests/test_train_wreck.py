@@ -17,11 +17,11 @@ import pytest
 
 from analyzer import Category, WantitError, describe_high, hand_category
 from analyzer.cards import format_cards, parse_cards
+from analyzer.engine import decision, new_state, new_stream, play_state
 from analyzer.simulate import simulate
 from analyzer.trace import narrate, play_deal
 from analyzer.variants import get_variant
 from kernels.cards import NO_CARD, card_bit
-from kernels.evaluate import eval_tables
 from kernels.games import common as C
 from kernels.games import train_wreck as TW
 from tests.oracles import brute_high, same_order
@@ -51,6 +51,13 @@ def card(text):
 
 def cards(text):
     return [int(c) for c in parse_cards(text)]
+
+
+def mask_of(text):
+    m = np.uint64(0)
+    for c in cards(text):
+        m |= card_bit(c)
+    return m
 
 
 def up(d, seat):
@@ -352,33 +359,31 @@ def test_tw_a2_threes_and_fours_can_be_given_different_actions():
 def test_4_4_3_an_action_without_a_legal_target_is_skipped():
     """No opponent holds a table card (a state the kernel is started from directly):
     the mandatory discard is skipped."""
-    v = get_variant("train_wreck")
-    rules = v.rules_vector()
-    policies = np.stack([v.policy_vector()] * 2)
-    n = 2
-    hole = np.full((n, TW.HOLE), NO_CARD, np.uint8)
-    hole[:, :2] = [cards("Kc Qc"), cards("Kd Qd")]
-    hole_mask = np.array([card_bit(card("Kc")) | card_bit(card("Qc")), card_bit(card("Kd")) | card_bit(card("Qd"))],
-                         np.uint64)
-    up_row = np.full((n, TW.UP), NO_CARD, np.uint8)
-    up_row[0, :2] = cards("3c 3d")
-    n_up = np.array([2, 0], np.int64)
-    table = np.array([card_bit(card("3c")) | card_bit(card("3d")), 0], np.uint64)
-    zeros = np.zeros(n, np.uint64)
-    pending = np.array([1 << 1, 0], np.int64)  # seat 0: a pair of 3s to act on
-    triggered = pending.copy()
-    trace = np.zeros((16, C.TRACE_WIDTH), np.int64)
-    deck = np.arange(52, dtype=np.uint8)
-    dstate = np.array([0, 52, 1], np.int64)
-    stream = np.zeros(2, np.uint64)
-    dead = np.empty(52, np.uint8)
-    buried = np.empty(52, np.uint8)
-    seen, n_dead, n_buried, n_events = TW._resolve(
-        eval_tables(), rules, policies, n, 0, deck, dstate, stream, hole, hole_mask, up_row, n_up, table,
-        zeros.copy(), zeros.copy(), triggered, pending, np.uint64(0), dead, 0, buried, 0, trace, 0)
-    assert n_events == 1 and n_dead == 0
-    assert tuple(trace[0]) == (C.EV_SPECIAL_SKIP, 0, -1, TW.ACTION_DISCARD, 4 * 1 + TW.SKIP_NO_TARGET)
-    assert pending[0] == 0
+    inp = get_variant("train_wreck").inputs(2)
+    st = new_state(inp, dealer=1)
+    placed = np.uint64(0)
+    for s, (down, table) in enumerate([(cards("Kc Qc"), cards("3c 3d")), (cards("Kd Qd"), [])]):
+        for k, c in enumerate(down):
+            TW.STATE.view(st, "hole")[s, k] = c
+            TW.STATE.view(st, "hole_mask")[s] |= int(card_bit(c))
+            placed |= card_bit(c)
+        for k, c in enumerate(table):
+            TW.STATE.view(st, "up")[s, k] = c
+            TW.STATE.view(st, "table")[s] |= int(card_bit(c))
+            placed |= card_bit(c)
+        TW.STATE.view(st, "n_up")[s] = len(table)
+    TW.STATE.view(st, "pending")[0] = TW.STATE.view(st, "triggered")[0] = 1 << 1  # seat 0: a pair of 3s to act on
+    st[C.P.seen] = int(mask_of("3c 3d"))
+    # The end of 6th street: seat 0 (the dealer's left) carries out its special pairs.
+    for name, value in (("street", 6), ("res_step", 1), ("resolver", 0), ("phase", TW.PH_RESOLVE)):
+        TW.STATE.put(st, name, value)
+    C.fill_stock(st, placed)
+    played = play_state(inp, st, new_stream(0, 0))
+    rows = [tuple(int(x) for x in e) for e in played.events]
+    seventh = rows.index((C.EV_STREET, 0, -1, 7, 0))
+    assert rows[:seventh] == [(C.EV_SPECIAL_SKIP, 0, -1, TW.ACTION_DISCARD, 4 * 1 + TW.SKIP_NO_TARGET)]
+    assert TW.STATE.get(st, "n_dead") == 0 and TW.STATE.view(st, "pending")[0] == 0
+    assert played.finished
 
 
 # --------------------------------------------------------------------- TW-A3 targets
@@ -736,3 +741,197 @@ def test_simulate_reports_fees_in_the_nets():
     r = simulate("train_wreck", players=3, deals=2000, seed=1, policies={"all": "always_accept", 0: "always_pay"})
     assert r.seats.ev[0] < -15  # 28 chips of fees a deal, a third of the pot back
     assert abs(r.seats.ev.sum()) < 1e-9
+
+
+# ------------------------------------------------------- the engine's decision points
+
+
+def _inp(players=2, policies="always_accept", rules=None):
+    return get_variant("train_wreck").inputs(players, policies=policies, rules=rules)
+
+
+def _rows(played):
+    return [tuple(int(x) for x in e) for e in played.events]
+
+
+def test_a_pay_decision_is_accept_or_pay_and_only_when_a_card_could_replace_the_offered_one():
+    # Eight cards (as in test_tw_a9_a_pay_needs_a_replacement_card): seat 0 is offered
+    # 2c with 3d left to replace it; seat 1 is then offered 2c with nothing left.
+    inp = _inp(policies="always_pay", rules=NO_SPECIALS)
+    st = new_state(inp, dealer=1, stacked="As Ks Ad Kd Ah Qc 2c 3d")
+    assert not play_state(inp, st, new_stream(0, 0), stop=0).finished
+    assert decision(inp, st) == ("pay", 0, [C.ACCEPT, C.PAY])
+    assert TW.STATE.get(st, "offered") == card("2c") and TW.STATE.get(st, "fee") == 4
+    rest = play_state(inp, st, new_stream(0, 0))
+    assert rest.finished and st[C.B.decisions] == 1  # seat 1 had no choice (TW-A9 a)
+    assert [(s, c, a) for _, s, c, a, _ in (e for e in _rows(rest) if e[0] == C.EV_ACCEPT)] == [(1, card("2c"), 1)]
+    # Seven cards: the offered card is the last one: nobody may pay, there is no decision.
+    st = new_state(inp, dealer=1, stacked="As Ks Ad Kd Ah Qc 2c")
+    played = play_state(inp, st, new_stream(0, 0), stop=0)
+    assert played.finished and st[C.B.decisions] == 0 and decision(inp, st) == ("none", -1, [])
+    assert [(s, c, a) for _, s, c, a, _ in (e for e in _rows(played) if e[0] == C.EV_ACCEPT)] == [(0, card("2c"), 1)]
+
+
+def test_forcing_pay_deals_the_next_card_and_offers_the_refused_one_to_the_next_seat():
+    # 2c 2d 2h ... in code order, three players, dealer seat 2: hole cards 0-5, table
+    # cards 6 (seat 0), 7 (seat 1), 8 (seat 2); 4th street turns up card 9 for seat 0.
+    inp = _inp(players=3, rules=NO_SPECIALS)
+    st = new_state(inp, dealer=2, stacked=np.arange(52))
+    stream = new_stream(0, 0)
+    play_state(inp, st, stream, stop=0)
+    assert decision(inp, st) == ("pay", 0, [C.ACCEPT, C.PAY])
+    assert TW.STATE.get(st, "offered") == 9 and TW.STATE.get(st, "refusals") == 0
+    played = play_state(inp, st, stream, stop=1, forced=C.PAY)
+    assert _rows(played) == [(C.EV_PAY_FEE, 0, 9, 4, 0), (C.EV_DEAL_UP, 0, 10, 0, 0), (C.EV_OFFER, 1, 9, 1, 0)]
+    assert TW.STATE.view(st, "paid")[:3].tolist() == [1 + 4, 1, 1]
+    assert TW.STATE.view(st, "up")[0, :2].tolist() == [6, 10] and TW.STATE.view(st, "n_up")[0] == 2
+    assert np.uint64(TW.STATE.view(st, "table")[0]) == card_bit(6) | card_bit(10)
+    assert TW.STATE.get(st, "offered") == 9 and TW.STATE.get(st, "refusals") == 1
+    assert decision(inp, st) == ("pay", 1, [C.ACCEPT, C.PAY])
+    assert int(st[C.B.decisions]) == 1
+    rest = play_state(inp, st, stream)
+    assert rest.finished
+    assert TW.STATE.view(st, "up")[1, 1] == 9  # seat 1 (always accepting) took the refused card
+
+
+def test_an_optional_extra_card_is_a_decision_decline_or_take():
+    # TWOS: the pay decisions of 4th street (seats 0, 1), then seat 0's pair of 2s.
+    rules = {"actions_optional": True}
+    inp = _inp(rules=rules)
+    st = new_state(inp, dealer=1, stacked=stacked(TWOS))
+    play_state(inp, st, new_stream(0, 0), stop=2)
+    assert decision(inp, st) == ("extra", 0, [C.EXTRA_DECLINE, C.EXTRA_TAKE])
+    declined = st.copy()
+    played = play_state(inp, declined, new_stream(0, 0), forced=C.EXTRA_DECLINE)
+    assert played.finished
+    assert _rows(played)[0] == (C.EV_SPECIAL_SKIP, 0, -1, TW.ACTION_EXTRA_CARD, 4 * 0 + TW.SKIP_DECLINED)
+    assert not [e for e in _rows(played) if e[0] == C.EV_EXTRA_CARD]
+    assert TW.STATE.view(declined, "extra")[0] == 0 and TW.STATE.view(declined, "n_up")[0] == 4
+    taken = st.copy()
+    played = play_state(inp, taken, new_stream(0, 0), forced=C.EXTRA_TAKE)
+    assert _rows(played)[:2] == [(C.EV_EXTRA_CARD, 0, -1, 0, 0), (C.EV_DEAL_UP, 0, card("Th"), 0, 0)]
+    assert np.uint64(TW.STATE.view(taken, "extra")[0]) == card_bit(card("Th"))
+    # Mandatory actions (the default): the extra card is no decision.
+    inp = _inp()
+    st = new_state(inp, dealer=1, stacked=stacked(TWOS))
+    play_state(inp, st, new_stream(0, 0), stop=2)
+    assert decision(inp, st)[:2] == ("pay", 0)  # 5th street's first offer
+
+
+STEAL = "Kc 7c Qd 6d 5c Ah 5d 8h Jc Tc 9s 2s 3s 4h"  # seat 0 pairs 5s on 4th street; seat 1 shows 8h Ah
+DISCARD = "Kc 7c Qd 6d 3c Ah 3d 8h Jc Tc 9s 2s Ts 4h"  # the same with 3s
+
+
+@pytest.mark.parametrize("deck", [STEAL, DISCARD])
+def test_a_target_decision_lists_the_opponents_table_cards_and_decline(deck):
+    inp = _inp(rules={"actions_optional": True})
+    st = new_state(inp, dealer=1, stacked=stacked(deck))
+    play_state(inp, st, new_stream(0, 0), stop=2)
+    # Seat 1's table cards in mask-bit order (8h, then Ah), then DECLINE.
+    eight, ace = 64 * 1 + card("8h"), 64 * 1 + card("Ah")
+    assert decision(inp, st) == ("target", 0, [eight, ace, C.DECLINE])
+    steal = deck == STEAL
+    rank = 3 if steal else 1
+    forced = st.copy()
+    played = play_state(inp, forced, new_stream(0, 0), stop=3, forced=eight)
+    first = _rows(played)[0]
+    assert first == ((C.EV_STEAL if steal else C.EV_TW_DISCARD), 0, card("8h"), 1, 4 * rank + TW.SOURCE_TABLE)
+    assert TW.STATE.view(forced, "up")[1, :1].tolist() == [card("Ah")] and TW.STATE.view(forced, "n_up")[1] == 1
+    assert np.uint64(TW.STATE.view(forced, "table")[1]) == card_bit(card("Ah"))
+    if steal:
+        assert TW.STATE.view(forced, "up")[0, :3].tolist() == cards("5c 5d 8h")
+        assert np.uint64(TW.STATE.view(forced, "stolen")[0]) == card_bit(card("8h"))
+    else:
+        assert TW.STATE.view(forced, "n_up")[0] == 2 and TW.STATE.get(forced, "n_dead") == 1
+        assert TW.STATE.view(forced, "dead")[0] == card("8h")
+    declined = st.copy()
+    played = play_state(inp, declined, new_stream(0, 0), stop=3, forced=C.DECLINE)
+    assert _rows(played)[0] == (C.EV_SPECIAL_SKIP, 0, -1, TW.ACTION_STEAL if steal else TW.ACTION_DISCARD,
+                                4 * rank + TW.SKIP_DECLINED)
+    assert TW.STATE.view(declined, "n_up")[1] == 2
+    # Mandatory: the same targets without DECLINE; TW-A3 any: the blind hole card last.
+    for rules, expected in ((None, [eight, ace]), ({"targets": "any"}, [eight, ace, 64 + C.HOLE_BLIND])):
+        inp = _inp(rules=rules)
+        st = new_state(inp, dealer=1, stacked=stacked(deck))
+        play_state(inp, st, new_stream(0, 0), stop=2)
+        assert decision(inp, st) == ("target", 0, expected)
+
+
+def test_a_mandatory_action_with_one_target_is_no_decision():
+    # Immediate timing: seat 0 pairs its 5s and steals before seat 1's 4th-street card,
+    # when seat 1 shows only Ah.
+    inp = _inp(rules={"special_timing": "immediate"})
+    st = new_state(inp, dealer=1, stacked=stacked(STEAL))
+    whole = play_state(inp, st, new_stream(0, 0))
+    rows = _rows(whole)
+    assert [e[:4] for e in rows if e[0] == C.EV_STEAL] == [(C.EV_STEAL, 0, card("Ah"), 1)]
+    assert [e[1] for e in rows if e[0] == C.EV_OFFER][:2] == [0, 1]
+    assert TW.STATE.view(st, "up")[1, 0] == card("8h")
+    # Decisions: the six pay decisions of streets 4-6 only.
+    assert int(st[C.B.decisions]) == 6
+
+
+def test_a_forced_blind_hole_card_is_one_of_the_victims_hole_cards_at_random():
+    inp = _inp(rules={"targets": "any"})
+    for seed in range(6):
+        st = new_state(inp, dealer=1, stacked=stacked(STEAL))
+        play_state(inp, st, new_stream(seed, 0), stop=2)
+        played = play_state(inp, st, new_stream(seed, 0), stop=3, forced=64 + C.HOLE_BLIND)
+        first = _rows(played)[0]
+        assert first[:2] == (C.EV_STEAL, 0) and first[2] in cards("7c 6d") and first[4] == 4 * 3 + TW.SOURCE_HOLE
+        assert first[2] not in TW.STATE.view(st, "hole")[1].tolist()
+        assert TW.STATE.view(st, "hole")[1, :2].tolist().count(NO_CARD) == 1
+
+
+def _described_table(inp):
+    """Three players, dealer seat 2, 5th street about to begin: two hole cards and two
+    table cards each (seat 1's table pair of 2s has already acted), one buried card."""
+    st = new_state(inp, dealer=2)
+    hole_cards = {0: "As Kd", 1: "9c 9s", 2: "Td Jd"}
+    table_cards = {0: "Ah 4c", 1: "2c 2d", 2: "Qd 7h"}
+    placed = np.uint64(0)
+    for s in range(3):
+        for k, c in enumerate(cards(hole_cards[s])):
+            TW.STATE.view(st, "hole")[s, k] = c
+            TW.STATE.view(st, "hole_mask")[s] |= int(card_bit(c))
+            placed |= card_bit(c)
+        for k, c in enumerate(cards(table_cards[s])):
+            TW.STATE.view(st, "up")[s, k] = c
+            TW.STATE.view(st, "table")[s] |= int(card_bit(c))
+            placed |= card_bit(c)
+            st[C.P.seen] = int(np.uint64(st[C.P.seen]) | card_bit(c))
+        TW.STATE.view(st, "n_up")[s] = 2
+    TW.STATE.view(st, "triggered")[1] = 1 << 0
+    TW.STATE.view(st, "buried")[0] = card("8s")
+    TW.STATE.put(st, "n_buried", 1)
+    placed |= card_bit(card("8s"))
+    st[C.P.seen] = int(np.uint64(st[C.P.seen]) | card_bit(card("8s")))
+    TW.STATE.put(st, "street", 5)
+    TW.STATE.put(st, "phase", TW.PH_STREET)
+    C.fill_stock(st, placed)
+    return st, placed
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_table_described_by_hand_plays_on_without_dealing_a_placed_card(seed):
+    inp = _inp(players=3, policies={"all": "heuristic:fee_weight=0", 1: "always_pay"},
+               rules={"special_pairs": "2=extra_card,3=discard_opp,4=discard_opp,5=steal_opp,9=steal_opp"})
+    st, placed = _described_table(inp)
+    assert TW.STATE.get(st, "deck")[1] == 52 - 13  # the stock holds exactly the unplaced cards
+    played = play_state(inp, st, new_stream(seed, 0))
+    assert played.finished
+    rows = _rows(played)
+    assert [e[3] for e in rows if e[0] == C.EV_STREET] == [5, 6, 7]
+    assert not [e for e in rows if e[0] == C.EV_RESHUFFLE]
+    dealt = [e[2] for e in rows if e[0] in (C.EV_TURN_UP, C.EV_DEAL_DOWN, C.EV_DEAL_UP)]
+    assert len(dealt) == len(set(dealt)) >= 3 * 3
+    assert not any(card_bit(c) & placed for c in dealt)
+    assert TW.STATE.view(st, "hole")[:3, :2].tolist() == [cards("As Kd"), cards("9c 9s"), cards("Td Jd")]
+    assert card("8s") not in TW.STATE.view(st, "up")[:3].ravel().tolist()  # buried: never dealt
+    held = [c for c in TW.STATE.view(st, "up")[:3].ravel().tolist() + TW.STATE.view(st, "hole")[:3].ravel().tolist()
+            if c != NO_CARD]
+    discarded = [e[2] for e in rows if e[0] == C.EV_TW_DISCARD]
+    for c in cards("Ah 4c 2c 2d Qd 7h"):  # each described table card is still held, or was discarded
+        assert (c in held) != (c in discarded)
+    # Seat 1's 2s acted before: no second extra card for them (TW-A5).
+    assert not [e for e in rows if e[0] == C.EV_SPECIAL and e[1] == 1 and e[4] == 0]

@@ -277,6 +277,14 @@ DECISION_NAMES = ("none", "offer", "pool", "declare", "pass", "keep", "hide", "p
 TAKE = 0
 REFUSE = 1
 POOL_DRAW = 52
+# Train Wreck's actions: DK_PAY, DK_EXTRA, and DK_TARGET's card code for a hole card
+# taken blind (a random one of the victim's) and its decline (optional actions).
+ACCEPT = 0
+PAY = 1
+EXTRA_DECLINE = 0
+EXTRA_TAKE = 1
+HOLE_BLIND = 52
+DECLINE = 64 * SEATS
 
 
 @njit(cache=True, inline="always")
