@@ -12,7 +12,6 @@ and ``checkpoint=`` resumes. The board and deck are configuration
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 import pandas as pd

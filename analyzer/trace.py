@@ -9,14 +9,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels.cards import NO_CARD
 from kernels.games import common as C
 from kernels.showdown import SPLIT_HIGH_ONLY
 
 from .cards import format_cards, parse_cards
 from .engine import Inputs, new_state, new_stream, play_state
 from .errors import WantitError
-from .evaluate import _PLURALS, _tables, describe_high, describe_low
+from .evaluate import _PLURALS, describe_high, describe_low
 from .simulate import seat_policies
 from .variants import get_variant
 
@@ -70,34 +69,21 @@ def play_deal(variant, players=None, seed=0, deal=0, rules=None, policies=None, 
         dealer = deal % n if rotate_dealer else n - 1
     if not 0 <= dealer < n:
         raise WantitError(f"dealer must be a seat 0..{n - 1}")
-    stack = np.zeros(0, np.uint8) if stacked is None else parse_cards(stacked)
-    if v.game is not None:
-        inp = Inputs(v, n, rules_vec, pols)
-        st = new_state(inp, dealer, stack if stacked is not None else None)
-        played = play_state(inp, st, new_stream(seed, deal))
-        if st[C.B.void]:
-            raise WantitError(f"the stacked deck of {len(stack)} cards ran out before the deal was complete")
-        res = v.result
-        row = played.result
-        hole = v.state.view(st, "hole")[:n].astype(np.uint8)
-        up = v.state.view(st, "up")[:n].astype(np.uint8)
-        return Deal(v.name, n, dealer, int(seed), int(deal), played.events, res.view(row, "payout")[:n].copy(),
-                    res.view(row, "high")[:n].astype(np.int64), res.view(row, "low")[:n].astype(np.int64),
-                    res.view(row, "declared")[:n].astype(np.int64), res.view(row, "high_share")[:n].copy(),
-                    res.view(row, "low_share")[:n].copy(), float(row[res.at.carry]),
-                    int(rules_vec[C.R_SPLIT_MODE]), hole, up, res.view(row, "paid")[:n].copy())
-    trace = np.zeros((MAX_EVENTS, C.TRACE_WIDTH), np.int64)
-    payout, hs, ls = np.zeros(n), np.zeros(n), np.zeros(n)
-    declared, high, low = (np.zeros(n, np.int64) for _ in range(3))
-    paid = np.zeros(n)
-    hole = np.full((n, v.hole_width), NO_CARD, np.uint8)
-    up = np.full((n, v.up_width), NO_CARD, np.uint8)
-    carry, n_events = v.play_seeded(_tables(), rules_vec, pols, n, dealer, int(seed), int(deal), stack, trace,
-                                    payout, hs, ls, declared, high, low, paid, hole, up)
-    if carry == C.EXHAUSTED:
+    stack = None if stacked is None else parse_cards(stacked)
+    inp = Inputs(v, n, rules_vec, pols)
+    st = new_state(inp, dealer, stack)
+    played = play_state(inp, st, new_stream(seed, deal))
+    if st[C.B.void]:
         raise WantitError(f"the stacked deck of {len(stack)} cards ran out before the deal was complete")
-    return Deal(v.name, n, dealer, int(seed), int(deal), trace[:n_events].copy(), payout, high, low, declared,
-                hs, ls, float(carry), int(rules_vec[C.R_SPLIT_MODE]), hole, up, paid)
+    res = v.result
+    row = played.result
+    hole = v.state.view(st, "hole")[:n].astype(np.uint8)
+    up = v.state.view(st, "up")[:n].astype(np.uint8)
+    return Deal(v.name, n, dealer, int(seed), int(deal), played.events, res.view(row, "payout")[:n].copy(),
+                res.view(row, "high")[:n].astype(np.int64), res.view(row, "low")[:n].astype(np.int64),
+                res.view(row, "declared")[:n].astype(np.int64), res.view(row, "high_share")[:n].copy(),
+                res.view(row, "low_share")[:n].copy(), float(row[res.at.carry]),
+                int(rules_vec[C.R_SPLIT_MODE]), hole, up, res.view(row, "paid")[:n].copy())
 
 
 def replay(variant, players=None, seed=0, deal=0, rules=None, policies=None, stacked=None, rotate_dealer=True,

@@ -19,7 +19,6 @@ from kernels.games import common as C
 from kernels import pass_policies as PP
 from kernels.games import anaconda, do_ya, selection_rejection, train_wreck
 from kernels.games import selection as selection_kernel
-from kernels.games import selection_hands
 
 from .errors import WantitError
 from .evaluate import low_threshold
@@ -122,10 +121,6 @@ class Variant:
     presets: dict
     default_policy: str
     n_rules: int
-    play_batch: Any
-    play_seeded: Any
-    hole_width: int
-    up_width: int
     aliases: tuple = field(default_factory=tuple)
     # check(players, rules dict) raises WantitError for combinations the rules forbid.
     check: Any = None
@@ -343,10 +338,6 @@ SELECTION_REJECTION = Variant(
     presets=OFFER_PRESETS,
     default_policy="heuristic",
     n_rules=selection_rejection.N_RULES,
-    play_batch=None,
-    play_seeded=None,
-    hole_width=selection_rejection.HOLE,
-    up_width=selection_rejection.UP,
     aliases=("sr", "selection-rejection", "want_it", "polish"),
     game=E.GAME_SELECTION_REJECTION,
     kernel_module=selection_rejection,
@@ -379,10 +370,6 @@ DO_YA = Variant(
     presets={**OFFER_PRESETS, "heuristic": {"aim": 0, "declare_low_top": 7}},
     default_policy="heuristic",
     n_rules=do_ya.N_RULES,
-    play_batch=None,
-    play_seeded=None,
-    hole_width=do_ya.HOLE,
-    up_width=do_ya.UP,
     aliases=("doya", "do-ya"),
     game=E.GAME_DO_YA,
     kernel_module=do_ya,
@@ -487,10 +474,6 @@ ANACONDA = Variant(
     },
     default_policy="heuristic",
     n_rules=anaconda.N_RULES,
-    play_batch=None,
-    play_seeded=None,
-    hole_width=anaconda.HOLE,
-    up_width=anaconda.UP,
     aliases=("pass_the_trash", "3-2-1", "howdy_doody"),
     check=_check_anaconda,
     game=E.GAME_ANACONDA,
@@ -629,10 +612,6 @@ TRAIN_WRECK = Variant(
     },
     default_policy="heuristic",
     n_rules=train_wreck.N_RULES,
-    play_batch=None,
-    play_seeded=None,
-    hole_width=train_wreck.HOLE,
-    up_width=train_wreck.UP,
     aliases=("tw", "train-wreck", "trainwreck"),
     game=E.GAME_TRAIN_WRECK,
     kernel_module=train_wreck,
@@ -688,10 +667,6 @@ SELECTION = Variant(
     },
     default_policy="heuristic",
     n_rules=selection_kernel.N_RULES,
-    play_batch=None,
-    play_seeded=None,
-    hole_width=selection_hands.HAND,
-    up_width=0,
     aliases=("rulespal", "selection_rulespal", "selection_scoring"),
     kind="scored",
     unit="games",
