@@ -23,7 +23,7 @@ dispatcher passed as an argument would defeat ``cache=True``.
 import numpy as np
 from numba import njit, prange
 
-from .games import anaconda, selection_rejection
+from .games import anaconda, selection, selection_rejection
 from .games.common import BASE_STATE, MAX_ACTIONS, TRACE_WIDTH
 from .rng import seed_stream
 
@@ -44,6 +44,8 @@ def init_state(game, rules, idata, st, n, dealer):
         selection_rejection.init_state(rules, st, n, dealer)
     elif game == GAME_ANACONDA:
         anaconda.init_state(rules, st, n, dealer)
+    elif game == GAME_SELECTION:
+        selection.init_state(rules, st, n, dealer)
 
 
 @njit(cache=True)
@@ -52,6 +54,8 @@ def play(game, t, rules, params, idata, fdata, st, stream, trace, scratch, out, 
         selection_rejection.play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, forced)
     elif game == GAME_ANACONDA:
         anaconda.play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, forced)
+    elif game == GAME_SELECTION:
+        selection.play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, forced)
 
 
 @njit(cache=True)
@@ -60,6 +64,8 @@ def decision(game, t, rules, params, idata, fdata, st, scratch, actions):
         return selection_rejection.decision(rules, st, actions)
     if game == GAME_ANACONDA:
         return anaconda.decision(rules, st, actions)
+    if game == GAME_SELECTION:
+        return selection.decision(rules, params, idata, fdata, st, scratch, actions)
     return 0, -1, 0
 
 
