@@ -8,6 +8,11 @@ the random stream ``(s, i)`` and every total is kept as an exact integer, so the
 results do not depend on threads or chunk size; Ctrl-C returns what is finished
 and ``checkpoint=`` resumes. The board and deck are configuration
 (``analyzer.selection_config``); the built-in board is PROVISIONAL.
+
+The games are played by the engine (``analyzer.engine``): ``selection_inputs`` (or
+``setup_inputs`` of a ``setup``) builds its ``Inputs``, ``ScoredVariant`` SELECTION
+carries the game id and the ``STATE`` / ``RESULT`` layouts of
+``kernels.games.selection``, and ``result_arrays`` reads result rows back.
 """
 
 from dataclasses import dataclass, field

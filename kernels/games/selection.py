@@ -15,6 +15,26 @@ The deck and board are configuration (``selection_hands``; the Python side is
 ``analyzer.selection_config``). Game ``i`` of a run seeded ``s`` draws from the
 stream ``(s, i)``, so results do not depend on threads or chunking.
 
+The game is a state machine over one table state (``STATE``) run by the engine
+(``kernels.engine``, ``GAME_SELECTION``): ``play`` advances it from any legal state
+to the end of the game (or until a given number of decisions has been taken),
+``decision`` lists the legal actions where it stopped; a fresh game is
+``init_state``. The deck matrix, profile, board and stacked rounds travel in the
+engine's ``idata``, the seats' parameter rows (with par) and the tail table in
+``fdata`` (``pack_data``; offsets in the ``DATA`` header). Decision points, every
+round, each seat in turn from the round dealer's left:
+
+* ``DK_SEL_TARGET`` (only with ``declare_target_before_draws``, SE-A6): the slot
+  declared; any open slot (see ``decision``);
+* ``DK_SEL_KEEP`` at each draw: the mask of hand positions kept (at least two;
+  127 stands pat);
+* ``DK_SEL_FILL`` at scoring: ``slot + FILL_MASK * used-position mask``, or
+  ``SCRATCH + slot`` (``fill_actions``).
+
+Every decision is a decision point, even one with a single legal action (the last
+round's fill may have one), so a game of ``n`` players has ``n x 35`` decisions
+(``n x 46`` declaring targets).
+
 Policies (one ``float64`` vector per seat, indices ``P_*``): the keep policy aims
 at the open slot whose estimated final score, given the draws left, minus
 ``par_weight`` times the slot's par (its mean score in a round aimed at it
