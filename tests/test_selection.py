@@ -753,3 +753,20 @@ def test_forced_keep_and_fill_on_a_stacked_deck():
     assert G.STATE.view(st, "score")[0, cosmo] == 100 and G.STATE.view(st, "open_round")[0] == 1
     assert (G.STATE.view(st, "score")[0, :11] < 0).sum() == 10
     assert engine.decision(inp, st)[0] == "draw"  # round 2's first draw
+
+
+def test_compiled_kernel_uses_the_layouts_offsets_and_unpacks_its_data():
+    from analyzer.selection import setup, setup_inputs
+    from kernels.games import common as C
+
+    assert tuple(G.state_slots()) == tuple(G.STATE.at)
+    assert G.STATE.fields[:len(C.BASE_STATE.fields)] == C.BASE_STATE.fields
+    st = setup(players=3, deck="colours")
+    inp = setup_inputs(st, stacked=["Ar Kb", "2y"])
+    deck, prof, board, stacked, sp, tt = G.unpack_data(inp.idata, inp.fdata)
+    np.testing.assert_array_equal(deck, st.deck_matrix)
+    np.testing.assert_array_equal(prof, st.profile)
+    np.testing.assert_array_equal(board, st.board_matrix)
+    assert stacked.tolist() == [COLOURS5.parse("Ar Kb"), COLOURS5.parse("2y") + [-1]]
+    np.testing.assert_array_equal(sp[:, G.SP_PAR:G.SP_PAR + 11], st.par)
+    np.testing.assert_array_equal(tt, G.make_tail_table(st.profile))
