@@ -57,6 +57,8 @@ def new_state(inp: Inputs, dealer=None, stacked=None) -> np.ndarray:
     st = inp.state_layout.new()
     E.init_state(inp.game, inp.rules, inp.idata, st, n, dealer)
     if stacked is not None:
+        if "deck" not in inp.state_layout:
+            raise WantitError(f"{inp.variant.name}: a stacked deck is part of the game's inputs, not of new_state")
         order = parse_cards(stacked) if isinstance(stacked, str) else np.asarray(stacked, np.uint8)
         C.stack_stock(st, np.asarray(order, np.int64))
     return st

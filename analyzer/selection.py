@@ -4,10 +4,16 @@ simulation driver, one traced game and its narrative.
 Selection is scored, not played for a pot: its registry entry
 (``analyzer.variants.SELECTION``) has rules options and a policy space validated like
 the pot games', a board and a deck as game settings, and points to the driver and
-replay here. Game ``i`` of a run seeded ``s`` always uses the random stream ``(s, i)`` and every total is kept as an exact integer, so the
-results do not depend on threads or chunk size; Ctrl-C returns what is finished
-and ``checkpoint=`` resumes. The board and deck are configuration
+replay here. Game ``i`` of a run seeded ``s`` always uses the random stream
+``(s, i)`` and every total is kept as an exact integer, so the results do not depend
+on threads or chunk size; Ctrl-C returns what is finished and ``checkpoint=``
+resumes. The board and deck are configuration
 (``analyzer.selection_config``); the built-in board is PROVISIONAL.
+
+The games are played by the engine (``analyzer.engine``): ``selection_inputs`` (or
+``setup_inputs`` of a ``setup``) builds its ``Inputs``, the registry entry carries
+the game id and the ``STATE`` / ``RESULT`` layouts of ``kernels.games.selection``,
+and ``result_arrays`` reads result rows back.
 """
 
 from dataclasses import dataclass, field
@@ -18,8 +24,8 @@ import pandas as pd
 
 from kernels.games import selection as G
 from kernels.games import selection_hands as H
-from kernels.games.common import TRACE_WIDTH
 
+from . import engine
 from .errors import WantitError
 from .runs import check_run, resume, run_chunks
 from .selection_config import KIND_MEANING, PROVISIONAL_NOTE, Board, Deck, resolve
@@ -30,7 +36,7 @@ WIN_UNITS = 60  # a shared win of k <= 6 players is a whole number of 1/60
 MAX_TOTAL = G.MAX_SLOT_SCORE * 11  # eleven slots of five aces
 PAR_SEED = 20240517
 PAR_TRIALS = 2000
-MAX_EVENTS = 20_000
+BATCH = 20_000  # games per engine call (a result row is RESULT.size floats)
 
 
 def is_selection(name) -> bool:
@@ -98,6 +104,38 @@ def setup(players=None, policies=None, rules=None, board=None, deck=None) -> Set
     par = np.stack([slot_par(deck_matrix, profile, board_matrix, rules_vec, policy_matrix[s]) for s in range(n)])
     chosen = {k: v for k, v in SELECTION.chosen_rules(rules).items()}
     return Setup(b, d, n, chosen, rules_vec, values, policy_matrix, deck_matrix, profile, board_matrix, par)
+
+
+def setup_inputs(st: Setup, stacked=None) -> engine.Inputs:
+    """The engine inputs (``analyzer.engine.Inputs``) of a validated set-up: the
+    rules vector, the policy rows, and Selection's data packed into ``idata`` (deck
+    matrix, profile, board, ``stacked`` rounds) and ``fdata`` (each seat's parameter
+    row with its par, the tail table)."""
+    sp = G.seat_params(st.deck_matrix, st.profile, st.rules_vec, st.policy_matrix, st.par, st.players)
+    tt = G.make_tail_table(st.profile)
+    idata, fdata = G.pack_data(st.deck_matrix, st.profile, st.board_matrix, sp, tt, _stacked_rows(stacked, st.deck))
+    return engine.Inputs(SELECTION, st.players, st.rules_vec, st.policy_matrix, idata, fdata)
+
+
+def selection_inputs(players=None, policies=None, rules=None, board=None, deck=None, stacked=None) -> engine.Inputs:
+    """``analyzer.engine.Inputs`` for Selection with ``players`` seats playing
+    ``policies`` under ``rules`` on ``board`` with ``deck`` (as ``simulate_selection``
+    takes them); ``stacked`` as for ``play_game``. Start states: ``engine.new_state(inp,
+    dealer=first_dealer)``; deal ``g`` of a run rotates the first dealer to ``g %
+    players`` (``engine.play_batch``), else seat 0."""
+    return setup_inputs(setup(players, policies, rules, board, deck), stacked)
+
+
+def result_arrays(out, players, slots):
+    """``(score, scratched, open_round, total, reshuffles)`` of result rows ``out``
+    (``G.RESULT``, one row per game) as integer arrays by game (and seat, slot)."""
+    R = G.RESULT
+    score = R.view(out, "score")[..., :players, :slots].astype(np.int64)
+    scratched = R.view(out, "scratched")[..., :players, :slots].astype(np.int64)
+    open_round = R.view(out, "open_round")[..., :players].astype(np.int64)
+    total = R.view(out, "total")[..., :players].astype(np.int64)
+    reshuffles = R.view(out, "reshuffles")[..., 0].astype(np.int64)
+    return score, scratched, open_round, total, reshuffles
 
 
 # ---------------------------------------------------------------- the driver
@@ -287,16 +325,13 @@ def simulate_selection(players=None, policies=None, rules=None, games=10_000, se
     k = len(st.board.slots)
     totals = resume(checkpoint, settings, SelectionTotals, SelectionTotals(n, k))
 
+    inp = setup_inputs(st)
+    start = engine.new_state(inp, dealer=0)
+
     def play_chunk(first, count):
-        score = np.zeros((count, n, k), np.int32)
-        scratched = np.zeros((count, n, k), np.int8)
-        open_round = np.zeros((count, n), np.int8)
-        total = np.zeros((count, n), np.int64)
-        reshuffles = np.zeros(count, np.int32)
-        G.play_batch(st.deck_matrix, st.profile, st.board_matrix, st.par, st.rules_vec, st.policy_matrix, n,
-                     int(seed), first, count, bool(rotate_dealer), score, scratched, open_round, total,
-                     reshuffles)
-        totals.add(score, scratched, open_round, total, reshuffles)
+        for a in range(first, first + count, BATCH):
+            out = engine.play_batch(inp, start, int(seed), a, min(BATCH, first + count - a), bool(rotate_dealer))
+            totals.add(*result_arrays(out, n, k))
 
     interrupted, used_threads, seconds = run_chunks(totals, games, chunk, threads, play_chunk,
                                                     checkpoint, settings, progress)
@@ -474,17 +509,12 @@ def play_game(players=None, seed=0, game=0, rules=None, policies=None, board=Non
     if not 0 <= first_dealer < n:
         raise WantitError(f"first_dealer must be a seat 0..{n - 1}")
     k = len(st.board.slots)
-    trace = np.zeros((MAX_EVENTS, TRACE_WIDTH), np.int64)
-    score = np.zeros((n, k), np.int32)
-    scratched = np.zeros((n, k), np.int8)
-    open_round = np.zeros(n, np.int8)
-    total = np.zeros(n, np.int64)
-    hands = np.zeros((n, H.HAND), np.int64)
-    n_events, reshuffles = G.play_seeded(st.deck_matrix, st.profile, st.board_matrix, st.par, st.rules_vec,
-                                         st.policy_matrix, n, int(first_dealer), int(seed), int(game),
-                                         _stacked_rows(stacked, st.deck), trace, score, scratched, open_round,
-                                         total, hands)
-    return SelectionGame(n, int(first_dealer), int(seed), int(game), st.board, st.deck, trace[:n_events].copy(),
+    inp = setup_inputs(st, stacked)
+    state = engine.new_state(inp, dealer=int(first_dealer))
+    played = engine.play_state(inp, state, engine.new_stream(seed, game))
+    score, scratched, open_round, total, reshuffles = result_arrays(played.result, n, k)
+    hands = G.STATE.view(state, "hands")[:n].copy()
+    return SelectionGame(n, int(first_dealer), int(seed), int(game), st.board, st.deck, played.events,
                          score, scratched, open_round, total, hands, st.values, int(reshuffles))
 
 

@@ -135,6 +135,7 @@ class Variant:
     driver: str = "analyzer.simulate:simulate"  # simulate(variant, players=..., deals=..., ...)
     replay: str = "analyzer.trace:replay"  # replay(variant, ...) -> narrative text of one deal
     describe_more: str = ""  # a function returning more ``wantit variants`` lines (board, deck)
+    make_inputs: str = ""  # a function building the engine inputs, for a game with data beyond rules and policies
 
     def simulate(self, **kwargs):
         """Run the game's simulation driver: a result with ``meta``, ``seats``,
@@ -241,12 +242,17 @@ class Variant:
         values["preset"] = preset
         return values
 
-    def inputs(self, players, policies=None, rules=None):
+    def inputs(self, players, policies=None, rules=None, **game_settings):
         """The engine inputs (``analyzer.engine.Inputs``) for ``players`` seats with
-        ``policies`` (see ``analyzer.simulate.seat_policies``) under ``rules``."""
+        ``policies`` (see ``analyzer.simulate.seat_policies``) under ``rules``, and the
+        game's settings (``game_options``: Selection's board and deck)."""
         from .engine import Inputs
         from .simulate import seat_policies
 
+        if self.make_inputs:
+            return _resolve(self.make_inputs)(players=players, policies=policies, rules=rules, **game_settings)
+        if game_settings:
+            raise WantitError(f"{self.name} takes no game settings ({', '.join(game_settings)})")
         players = int(players)
         self.check_table(players, rules)
         params = np.stack([self.policy_vector(spec) for spec in seat_policies(self, players, policies)])
@@ -668,6 +674,10 @@ SELECTION = Variant(
     default_policy="heuristic",
     n_rules=selection_kernel.N_RULES,
     aliases=("rulespal", "selection_rulespal", "selection_scoring"),
+    game=E.GAME_SELECTION,
+    kernel_module=selection_kernel,
+    state=selection_kernel.STATE,
+    result=selection_kernel.RESULT,
     kind="scored",
     unit="games",
     game_options=(
@@ -679,6 +689,7 @@ SELECTION = Variant(
     driver="analyzer.selection:simulate_variant",
     replay="analyzer.selection:replay",
     describe_more="analyzer.selection:describe_board",
+    make_inputs="analyzer.selection:selection_inputs",
 )
 
 VARIANTS = {v.name: v for v in (SELECTION_REJECTION, DO_YA, ANACONDA, TRAIN_WRECK, SELECTION)}

@@ -6,9 +6,9 @@ Run from the repository root:
     python benchmarks/bench_selection.py --quick          # 5,000 games: smoke run
     python benchmarks/bench_selection.py --games 200000 --out results/x.csv
 
-The kernel entry point ``kernels.games.selection.play_batch`` is called directly,
-as ``analyzer.selection.simulate_selection`` does, into preallocated result
-arrays, on the default rules, the PROVISIONAL board of RULES.md §5.4 and the
+The engine's batch driver ``kernels.engine.play_batch`` is called directly, as
+``analyzer.selection.simulate_selection`` does (through ``analyzer.engine``), into
+a preallocated array of result rows (``kernels.games.selection.RESULT``), on the default rules, the PROVISIONAL board of RULES.md §5.4 and the
 standard52 deck, with the dealer rotating. It plays 1 and 4 players, with the same
 policy preset at every seat (``heuristic``, the default, and ``stand_pat``, which
 never draws: the floor of dealing and scoring without draw decisions), at one
@@ -28,7 +28,11 @@ import numba
 import numpy as np
 
 from _common import REPEATS, best_time, table_lines, write_results
-from analyzer.selection import setup
+from analyzer.engine import new_state
+from analyzer.evaluate import _tables
+from analyzer.selection import selection_inputs
+from kernels import engine as E
+from kernels.engine import play_batch as engine_batch
 from kernels.games import selection as G
 
 SEED = 20240607
@@ -43,23 +47,21 @@ COLUMNS = ["players", "policy", "threads", "games", "seconds", "games_per_s", "g
 
 
 class Outputs:
-    """Preallocated result arrays for ``games`` games of ``n`` players."""
+    """Preallocated result rows for ``games`` games of ``n`` players."""
 
-    def __init__(self, games, n, slots=11):
-        self.score = np.zeros((games, n, slots), np.int32)
-        self.scratched = np.zeros((games, n, slots), np.int8)
-        self.open_round = np.zeros((games, n), np.int8)
-        self.total = np.zeros((games, n), np.int64)
-        self.reshuffles = np.zeros(games, np.int32)
+    def __init__(self, games, n):
+        self.rows = np.zeros((games, G.RESULT.size), np.float64)
 
 
 def runner(n, preset, count, out):
     """A no-argument call of ``play_batch`` for ``count`` games, every seat ``preset``."""
-    st = setup(players=n, policies=preset)
+    inp = selection_inputs(players=n, policies=preset)
+    start = new_state(inp, dealer=0)
+    tables = _tables()
 
     def run():
-        G.play_batch(st.deck_matrix, st.profile, st.board_matrix, st.par, st.rules_vec, st.policy_matrix, n, SEED,
-                     0, count, ROTATE_DEALER, out.score, out.scratched, out.open_round, out.total, out.reshuffles)
+        engine_batch(E.GAME_SELECTION, tables, inp.rules, inp.params, inp.idata, inp.fdata, start, SEED, 0, count,
+                     ROTATE_DEALER, out.rows)
 
     return run
 

@@ -23,7 +23,7 @@ dispatcher passed as an argument would defeat ``cache=True``.
 import numpy as np
 from numba import njit, prange
 
-from .games import anaconda, do_ya, selection_rejection, train_wreck
+from .games import anaconda, do_ya, selection, selection_rejection, train_wreck
 from .games.common import BASE_STATE, MAX_ACTIONS, TRACE_WIDTH
 from .rng import seed_stream
 
@@ -48,6 +48,8 @@ def init_state(game, rules, idata, st, n, dealer):
         anaconda.init_state(rules, st, n, dealer)
     elif game == GAME_TRAIN_WRECK:
         train_wreck.init_state(rules, st, n, dealer)
+    elif game == GAME_SELECTION:
+        selection.init_state(rules, st, n, dealer)
 
 
 @njit(cache=True)
@@ -60,6 +62,8 @@ def play(game, t, rules, params, idata, fdata, st, stream, trace, scratch, out, 
         anaconda.play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, forced)
     elif game == GAME_TRAIN_WRECK:
         train_wreck.play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, forced)
+    elif game == GAME_SELECTION:
+        selection.play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, forced)
 
 
 @njit(cache=True)
@@ -72,6 +76,8 @@ def decision(game, t, rules, params, idata, fdata, st, scratch, actions):
         return anaconda.decision(rules, st, actions)
     if game == GAME_TRAIN_WRECK:
         return train_wreck.decision(rules, st, scratch, actions)
+    if game == GAME_SELECTION:
+        return selection.decision(rules, params, idata, fdata, st, scratch, actions)
     return 0, -1, 0
 
 

@@ -13,11 +13,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from analyzer import engine
 from analyzer.errors import WantitError
 from analyzer.selection import (
     SELECTION,
     play_game,
+    result_arrays,
     score_hand,
+    selection_inputs,
     simulate_selection,
 )
 from analyzer.selection_config import (
@@ -139,36 +142,39 @@ def test_ace_as_numerical_one():
 # ---------------------------------------------------------------- an independent oracle
 
 
+def _satisfies(kind, used_all, u, deck, ace_one=False):
+    """Whether the cards ``u`` (at most five) make a slot of ``kind``, literally."""
+    size = len(u)
+    ranks = [deck.cards[c][0] for c in u]
+    cols = [deck.cards[c][1] for c in u]
+    rc = Counter(ranks)
+    if kind in ("low", "high"):
+        return all(r <= 10 or (ace_one and r == 14) for r in ranks)
+    if kind in ("pair", "three_of_a_kind", "four_of_a_kind"):
+        c = {"pair": 2, "three_of_a_kind": 3, "four_of_a_kind": 4}[kind]
+        return max(rc.values()) >= c if used_all else (size == c and len(rc) == 1)
+    if kind in ("two_pair", "full_house"):
+        ca, cb = (2, 2) if kind == "two_pair" else (3, 2)
+        ok = any(rc[a] >= ca and rc[b] >= cb for a in rc for b in rc if a != b)
+        return ok and (size == ca + cb or (used_all and kind == "two_pair"))
+    if kind in ("straight", "straight_flush") and size == 5 and len(rc) == 5:
+        rs = sorted(ranks)
+        ok = rs[4] - rs[0] == 4 or (deck.ace_low and rs == [2, 3, 4, 5, 14])
+        return ok and (kind == "straight" or len(set(cols)) == 1)
+    if kind == "flush":
+        return size == 5 and len(set(cols)) == 1
+    if kind == "cosmopolitan":
+        return size == 5 and len(set(cols)) >= min(5, deck.n_colours)
+    return False
+
+
 def _oracle(kind, used_all, cards, deck):
     """Literal enumeration of every subset of at most five of the cards."""
     best = 0
-    k = deck.n_colours
     for size in range(1, 6):
         for u in itertools.combinations(cards, size):
-            ranks = [deck.cards[c][0] for c in u]
-            cols = [deck.cards[c][1] for c in u]
-            pts = sum(card_points(r) for r in ranks)
-            rc = Counter(ranks)
-            ok = False
-            if kind in ("low", "high"):
-                ok = all(r <= 10 for r in ranks)
-            elif kind in ("pair", "three_of_a_kind", "four_of_a_kind"):
-                c = {"pair": 2, "three_of_a_kind": 3, "four_of_a_kind": 4}[kind]
-                ok = max(rc.values()) >= c if used_all else (size == c and len(rc) == 1)
-            elif kind in ("two_pair", "full_house"):
-                ca, cb = (2, 2) if kind == "two_pair" else (3, 2)
-                ok = any(rc[a] >= ca and rc[b] >= cb for a in rc for b in rc if a != b)
-                ok = ok and (size == ca + cb or (used_all and kind == "two_pair"))
-            elif kind in ("straight", "straight_flush") and size == 5 and len(rc) == 5:
-                rs = sorted(ranks)
-                ok = rs[4] - rs[0] == 4 or (deck.ace_low and rs == [2, 3, 4, 5, 14])
-                ok = ok and (kind == "straight" or len(set(cols)) == 1)
-            elif kind == "flush":
-                ok = size == 5 and len(set(cols)) == 1
-            elif kind == "cosmopolitan":
-                ok = size == 5 and len(set(cols)) >= min(5, k)
-            if ok:
-                best = max(best, pts)
+            if _satisfies(kind, used_all, u, deck):
+                best = max(best, sum(card_points(deck.cards[c][0]) for c in u))
     return best
 
 
@@ -360,16 +366,10 @@ def test_determinism_across_threads_and_chunks():
 
 
 def test_a_simulated_game_is_the_traced_game():
-    from analyzer.selection import setup
-
-    st = setup(players=3)
+    inp = selection_inputs(players=3)
     count = 40
-    score = np.zeros((count, 3, 11), np.int32)
-    scratched = np.zeros((count, 3, 11), np.int8)
-    open_round = np.zeros((count, 3), np.int8)
-    total = np.zeros((count, 3), np.int64)
-    G.play_batch(st.deck_matrix, st.profile, st.board_matrix, st.par, st.rules_vec, st.policy_matrix, 3, 8, 0,
-                 count, True, score, scratched, open_round, total, np.zeros(count, np.int32))
+    out = engine.play_batch(inp, engine.new_state(inp, dealer=0), 8, 0, count, True)
+    score, scratched, open_round, total, _ = result_arrays(out, 3, 11)
     for i in (0, 13, 39):
         g = play_game(players=3, seed=8, game=i)
         assert g.total.tolist() == total[i].tolist()
@@ -560,3 +560,213 @@ def test_cli_simulate_deal_and_variants(tmp_path):
 def test_selection_registry_entry():
     assert SELECTION.rules_vector().shape == (G.N_RULES,)
     assert {o.clause for o in SELECTION.options} == {"SE-A3", "SE-A4", "SE-A5", "SE-A6", "SE-A7", "SE-A8", "SE-A11"}
+
+
+# ---------------------------------------------------------------- the engine: states, decisions, legal actions
+
+WALKS = {
+    "default": dict(players=2),
+    "declare_colours": dict(players=3, deck="colours", policies={"all": "heuristic", 1: "reaim"},
+                            rules={"declare_target_before_draws": True, "allow_voluntary_scratch": True}),
+    "stand_pat_no_clubs": dict(players=1, policies="stand_pat", stacked=NO_CLUBS),
+    "strict_low_high": dict(players=2, rules={"ace_is_numerical_one": True, "low_high_strict_with_zero": True,
+                                              "low_high_min_cards": 2, "allow_voluntary_scratch": True}),
+}
+
+
+def _decisions_per_game(players, declare):
+    """Per seat: 2 draws in rounds 1-9, 3 in rounds 10-11, a fill every round, and a
+    declared target every round (SE-A6)."""
+    return players * (9 * 2 + 2 * 3 + 11 + (11 if declare else 0))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_game_stopped_at_a_random_decision_and_copied_plays_on_identically(seed):
+    n = 1 + seed % 4
+    rules = {"declare_target_before_draws": True} if seed % 2 else {}
+    inp = selection_inputs(players=n, rules=rules)
+    start = engine.new_state(inp, dealer=seed % n)
+    full = engine.play_state(inp, start.copy(), engine.new_stream(seed, seed))
+    decisions = int(full.state[G.B.decisions])
+    assert full.finished and decisions == _decisions_per_game(n, seed % 2)
+    rng = np.random.default_rng(seed)
+    for k in sorted(set(rng.integers(0, decisions + 1, 3).tolist()) | {0, decisions}):
+        st, stream = start.copy(), engine.new_stream(seed, seed)
+        first = engine.play_state(inp, st, stream, stop=k)
+        assert first.finished == (k == decisions) and int(st[G.B.decisions]) == k
+        saved_state, saved_stream = st.copy(), stream.copy()
+        rest = engine.play_state(inp, saved_state, saved_stream)
+        assert rest.finished
+        np.testing.assert_array_equal((first if first.finished else rest).result, full.result)
+        np.testing.assert_array_equal(np.concatenate([first.events, rest.events]), full.events)
+        np.testing.assert_array_equal(rest.state, full.state)
+
+
+def _action_taken(kind, before, events):
+    """The action of the one decision that ``events`` (played from state ``before``)
+    begin with, read from the event log."""
+    seat = int(events[0][1])
+    hand = G.STATE.view(before, "hands")[seat].tolist()
+    if kind == "target_slot":
+        assert events[0][0] == G.EV_SEL_TARGET
+        return int(events[0][3])
+    if kind == "draw":
+        assert events[0][0] == G.EV_SEL_AIM
+        discarded = [int(e[2]) for e in events[1:8] if e[0] == G.EV_SEL_DISCARD]
+        return sum(1 << j for j, c in enumerate(hand) if c not in discarded)
+    if events[0][0] == G.EV_SEL_SCRATCH:
+        return G.SCRATCH + int(events[0][3])
+    assert events[0][0] == G.EV_SEL_FILL
+    used = [int(e[2]) for e in events[1:6] if e[0] == G.EV_SEL_USED]
+    return int(events[0][3]) + G.FILL_MASK * sum(1 << j for j, c in enumerate(hand) if c in used)
+
+
+def _expected_fills(st, seat, board, deck, rules):
+    """Every legal fill and scratch at a scoring decision by §5.3-§5.4, enumerated
+    literally (independently of the kernel's ``fill_actions``)."""
+    score = G.STATE.view(st, "score")[seat, :len(board.slots)].tolist()
+    target = int(G.STATE.view(st, "aims")[seat, 0])
+    hand = G.STATE.view(st, "hands")[seat].tolist()
+    cosmo = board.opening
+    cosmo_open = cosmo is not None and score[cosmo] < 0
+    open_slots = [k for k, v in enumerate(score) if v < 0]
+    eligible = [target] if target >= 0 else ([cosmo] if cosmo_open else open_slots)
+    ace_one = bool(rules.get("ace_is_numerical_one"))
+    low = next(k for k, s in enumerate(board.slots) if s.kind == "low")
+    high = next(k for k, s in enumerate(board.slots) if s.kind == "high")
+    fills = []
+    for k in eligible:
+        slot = board.slots[k]
+        for size in range(1, 6):
+            for pos in itertools.combinations(range(7), size):
+                u = [hand[j] for j in pos]
+                if not _satisfies(slot.kind, slot.used == "all", u, deck, ace_one):
+                    continue
+                if slot.kind in ("low", "high"):
+                    pts = sum(11 if deck.cards[c][0] == 14 else card_points(deck.cards[c][0]) for c in u)
+                    if size < rules.get("low_high_min_cards", 1):
+                        continue
+                    if slot.kind == "low" and score[high] > 0 and pts >= score[high]:
+                        continue
+                    if slot.kind == "low" and score[high] == 0 and rules.get("low_high_strict_with_zero"):
+                        continue
+                    if slot.kind == "high" and score[low] > 0 and pts <= score[low]:
+                        continue
+                fills.append(k + G.FILL_MASK * sum(1 << j for j in pos))
+    if not fills:
+        scratch = [k for k in open_slots if not (cosmo_open and k == cosmo)] or [cosmo]
+    elif rules.get("allow_voluntary_scratch") and not cosmo_open:
+        scratch = open_slots
+    else:
+        scratch = []
+    # In the kernel's order: by slot, then by mask; the scratches last, by slot.
+    return sorted(fills, key=lambda a: (a % G.FILL_MASK, a // G.FILL_MASK)) + [G.SCRATCH + k for k in scratch]
+
+
+@pytest.mark.parametrize("name", WALKS)
+def test_legal_actions_follow_the_rules_and_hold_the_policys_choice(name):
+    """At every decision of a game: keep masks keep at least two cards; targets are
+    open slots; the fills are exactly the (eligible slot, cards) pairs §5.3 allows
+    (while Cosmopolitan is open, and no target is declared, only it takes points),
+    then the legal scratches; the policy's choice is one of them, and forcing that
+    action instead gives the same state, stream and events."""
+    from analyzer.selection_config import resolve
+
+    kw = dict(WALKS[name])
+    board, deck = resolve(None, kw.get("deck"))
+    rules = kw.get("rules", {})
+    inp = selection_inputs(**kw)
+    st = engine.new_state(inp, dealer=0)
+    stream = engine.new_stream(5, 1)
+    engine.play_state(inp, st, stream, stop=0)
+    seen = Counter()
+    k = 0
+    while True:
+        kind, seat, actions = engine.decision(inp, st)
+        if kind == "none":
+            break
+        seen[kind] += 1
+        assert len(set(actions)) == len(actions)
+        score = G.STATE.view(st, "score")[seat, :11]
+        if kind == "draw":
+            assert actions == sorted(actions) and len(actions) == 120 and 127 in actions
+            assert all(bin(a).count("1") >= 2 for a in actions)
+        elif kind == "target_slot":
+            assert actions == [j for j in range(11) if score[j] < 0]
+        else:
+            assert kind == "fill"
+            assert actions == _expected_fills(st, seat, board, deck, rules)
+            target = int(G.STATE.view(st, "aims")[seat, 0])
+            if target < 0 and score[SLOT["cosmopolitan"]] < 0:
+                assert {a % G.FILL_MASK for a in actions if a < G.SCRATCH} <= {SLOT["cosmopolitan"]}
+        before, stream_before = st.copy(), stream.copy()
+        step = engine.play_state(inp, st, stream, stop=k + 1)
+        action = _action_taken(kind, before, step.events)
+        assert action in actions, (kind, action)
+        forced = engine.play_state(inp, before, stream_before, stop=k + 1, forced=action)
+        np.testing.assert_array_equal(forced.state, st)
+        np.testing.assert_array_equal(stream_before, stream)
+        np.testing.assert_array_equal(forced.events, step.events)
+        k += 1
+    assert k == _decisions_per_game(inp.players, "declare_target_before_draws" in rules)
+    assert seen["fill"] == 11 * inp.players
+
+
+def test_forced_keep_and_fill_on_a_stacked_deck():
+    """Stand-pat seat, round 1 stacked: keeping As Kh Qd Jc discards 9s 8h 2d and
+    draws the next three stock cards into their places; a Cosmopolitan filled with
+    a legal hand that is not the best scores its own cards' points."""
+    d = standard52()
+    inp = selection_inputs(players=1, policies="stand_pat", stacked=FOUR_SUITS + " Tc Th Ts")
+    st = engine.new_state(inp, dealer=0)
+    stream = engine.new_stream(0, 0)
+    engine.play_state(inp, st, stream, stop=0)
+    kind, seat, actions = engine.decision(inp, st)
+    assert (kind, seat) == ("draw", 0)
+    with pytest.raises(WantitError, match="not legal"):
+        engine.play_state(inp, st.copy(), stream.copy(), stop=1, forced=0b0000001)  # keeps one card
+    played = engine.play_state(inp, st, stream, stop=1, forced=0b0001111)
+    hands = G.STATE.view(st, "hands")
+    assert d.format(hands[0].tolist()) == "As Kh Qd Jc Tc Th Ts"
+    ev = [tuple(int(v) for v in e) for e in played.events]
+    assert ev[0] == (G.EV_SEL_AIM, 0, 4, 1, -1)
+    assert [e[2] for e in ev if e[0] == G.EV_SEL_DISCARD] == d.parse("9s 8h 2d")
+    assert [e[2] for e in ev if e[0] == G.EV_SEL_DRAWN] == d.parse("Tc Th Ts")
+    assert G.STATE.get(st, "stock_state")[G.ST_TOP] == 10
+    assert G.STATE.view(st, "disc")[:3].tolist() == d.parse("9s 8h 2d")
+    played = engine.play_state(inp, st, stream, stop=2, forced=127)  # stands pat
+    assert [tuple(int(v) for v in e) for e in played.events] == [(G.EV_SEL_AIM, 0, 7, 2, -1)]
+    kind, _, actions = engine.decision(inp, st)
+    assert kind == "fill"
+    cosmo = SLOT["cosmopolitan"]
+    assert all(a % G.FILL_MASK == cosmo for a in actions) and not any(a >= G.SCRATCH for a in actions)
+    for illegal in (SLOT["p_pair"] + G.FILL_MASK * 0b1010000,  # Tc Th: no pair before the opening
+                    G.SCRATCH + SLOT["p_pair"]):  # nor a scratch when Cosmopolitan is made
+        with pytest.raises(WantitError, match="not legal"):
+            engine.play_state(inp, st.copy(), stream.copy(), stop=3, forced=illegal)
+    tens = 0b1111100  # Qd Jc Tc Th Ts: four suits, 100 points (As Kh Qd Jc Tc make 105)
+    played = engine.play_state(inp, st, stream, stop=3, forced=cosmo + G.FILL_MASK * tens)
+    ev = [tuple(int(v) for v in e) for e in played.events]
+    assert ev[0] == (G.EV_SEL_FILL, 0, -1, cosmo, 100)
+    assert [e[2] for e in ev[1:6]] == d.parse("Qd Jc Tc Th Ts") and ev[6] == (G.EV_SEL_OPENED, 0, -1, 1, 0)
+    assert ev[7][0] == G.EV_SEL_ROUND and ev[7][3] == 2
+    assert G.STATE.view(st, "score")[0, cosmo] == 100 and G.STATE.view(st, "open_round")[0] == 1
+    assert (G.STATE.view(st, "score")[0, :11] < 0).sum() == 10
+    assert engine.decision(inp, st)[0] == "draw"  # round 2's first draw
+
+
+def test_compiled_kernel_uses_the_layouts_offsets_and_unpacks_its_data():
+    from analyzer.selection import setup, setup_inputs
+    from kernels.games import common as C
+
+    assert tuple(G.state_slots()) == tuple(G.STATE.at)
+    assert G.STATE.fields[:len(C.BASE_STATE.fields)] == C.BASE_STATE.fields
+    st = setup(players=3, deck="colours")
+    inp = setup_inputs(st, stacked=["Ar Kb", "2y"])
+    deck, prof, board, stacked, sp, tt = G.unpack_data(inp.idata, inp.fdata)
+    np.testing.assert_array_equal(deck, st.deck_matrix)
+    np.testing.assert_array_equal(prof, st.profile)
+    np.testing.assert_array_equal(board, st.board_matrix)
+    assert stacked.tolist() == [COLOURS5.parse("Ar Kb"), COLOURS5.parse("2y") + [-1]]
+    np.testing.assert_array_equal(sp[:, G.SP_PAR:G.SP_PAR + 11], st.par)
+    np.testing.assert_array_equal(tt, G.make_tail_table(st.profile))

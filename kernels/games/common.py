@@ -203,7 +203,7 @@ def finish(rules, policies, n, dealer, active, naturals, up_masks, high, low, hi
 # so the deck, the declarations and the showdown below are written once.
 
 SEATS = 8  # the most seats any game has
-MAX_ACTIONS = 256  # room for the legal actions at one decision point
+MAX_ACTIONS = 2048  # room for the legal actions at one decision point (Selection's fills: up to 11 x 119 + 11)
 
 BASE_STATE = Layout("base", [
     ("players", 1),

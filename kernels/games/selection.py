@@ -15,6 +15,26 @@ The deck and board are configuration (``selection_hands``; the Python side is
 ``analyzer.selection_config``). Game ``i`` of a run seeded ``s`` draws from the
 stream ``(s, i)``, so results do not depend on threads or chunking.
 
+The game is a state machine over one table state (``STATE``) run by the engine
+(``kernels.engine``, ``GAME_SELECTION``): ``play`` advances it from any legal state
+to the end of the game (or until a given number of decisions has been taken),
+``decision`` lists the legal actions where it stopped; a fresh game is
+``init_state``. The deck matrix, profile, board and stacked rounds travel in the
+engine's ``idata``, the seats' parameter rows (with par) and the tail table in
+``fdata`` (``pack_data``; offsets in the ``DATA`` header). Decision points, every
+round, each seat in turn from the round dealer's left:
+
+* ``DK_SEL_TARGET`` (only with ``declare_target_before_draws``, SE-A6): the slot
+  declared; any open slot (see ``decision``);
+* ``DK_SEL_KEEP`` at each draw: the mask of hand positions kept (at least two;
+  127 stands pat);
+* ``DK_SEL_FILL`` at scoring: ``slot + FILL_MASK * used-position mask``, or
+  ``SCRATCH + slot`` (``fill_actions``).
+
+Every decision is a decision point, even one with a single legal action (the last
+round's fill may have one), so a game of ``n`` players has ``n x 35`` decisions
+(``n x 46`` declaring targets).
+
 Policies (one ``float64`` vector per seat, indices ``P_*``): the keep policy aims
 at the open slot whose estimated final score, given the draws left, minus
 ``par_weight`` times the slot's par (its mean score in a round aimed at it
@@ -28,10 +48,23 @@ and scratches the open slot of least par.
 import math
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
+from ..layout import Layout
 from ..rng import below, seed_stream
-from .common import TRACE_WIDTH, emit
+from .common import (
+    BASE_STATE,
+    DK_NONE,
+    DK_SEL_FILL,
+    DK_SEL_KEEP,
+    DK_SEL_TARGET,
+    PH_DONE,
+    TRACE_WIDTH,
+    B,
+    emit,
+    note,
+    paused,
+)
 from .selection_hands import (
     ACE,
     CTX_SIZE,
@@ -48,6 +81,7 @@ from .selection_hands import (
     K_STRAIGHT_FLUSH,
     K_THREE,
     K_TWO_PAIR,
+    MAX_CARDS,
     MAX_USED,
     NO_BOUND,
     P_COLOUR_TOTAL,
@@ -63,6 +97,7 @@ from .selection_hands import (
     S_N_COLOURS,
     USED_ALL,
     X_CCNT,
+    X_COLOUR,
     X_BUF,
     X_CNT,
     X_CRM,
@@ -70,6 +105,7 @@ from .selection_hands import (
     X_GROUPS,
     X_LH,
     X_POINTS,
+    X_RANK,
     X_RM,
     X_SCORES,
     analyse,
@@ -80,6 +116,7 @@ from .selection_hands import (
     group_scores,
     group_shape,
     popcount,
+    rank_bits,
     rank_positions,
     straight_mask,
     top_points,
@@ -804,102 +841,499 @@ def replace_cards(hand, keep, stock, st, disc, stream, in_order, seat, draw_no, 
     return n_events, reshuffles
 
 
+# ---------------------------------------------------------------- the table state
+
+# The table state of one game (int64; kernels/layout.py). BASE_STATE's ``dealer``
+# is the first round's dealer; round ``t`` (0-based) is dealt by seat
+# ``(dealer + t) % players``.
+STATE = BASE_STATE.extend("selection", [
+    ("round", 1),  # round under way, 0-based (0..10)
+    ("draw", 1),  # draw under way in the round, 0-based
+    ("step", 1),  # 1..players: the seat to act is (round dealer + step) % players
+    ("hands", (MAX_PLAYERS, HAND)),  # card indices by hand position
+    ("stock", MAX_CARDS),  # the stock is stock[top:size] (ST_*)
+    ("disc", MAX_CARDS),  # the discard pile, in discard order
+    ("stock_state", ST_WIDTH),  # ST_TOP, ST_SIZE, ST_ORDERED, ST_DISCARDS, ST_STACKED
+    ("aims", (MAX_PLAYERS, 2)),  # [declared target (SE-A6), slot aimed at by the last draw]; -1 none
+    ("score", (MAX_PLAYERS, MAX_SLOTS)),  # points written per slot; -1 open
+    ("scratched", (MAX_PLAYERS, MAX_SLOTS)),  # 1: the slot was scratched (0 written)
+    ("open_round", MAX_PLAYERS),  # round 1..11 the opening slot took points; 0 not (yet)
+    ("total", MAX_PLAYERS),  # final totals (set at the end)
+    ("reshuffles", 1),  # discard piles turned into a stock so far
+])
+S = STATE.at
+
+# The result row of one game (float64).
+RESULT = Layout("selection_result", [
+    ("score", (MAX_PLAYERS, MAX_SLOTS)),  # points in each slot (0 when scratched)
+    ("scratched", (MAX_PLAYERS, MAX_SLOTS)),
+    ("open_round", MAX_PLAYERS),  # round the opening slot took points (0 never, or no opening slot)
+    ("total", MAX_PLAYERS),
+    ("reshuffles", 1),
+])
+O = RESULT.at
+
+# Game phases.
+PH_ROUND = 0  # a round begins: a fresh stock and deal (unless hands carry over)
+PH_TARGET = 1  # decision (SE-A6): the seat to act declares its target slot
+PH_DRAW = 2  # decision: the seat to act keeps a mask of hand positions
+PH_FILL = 3  # decision: the seat to act fills a slot or scratches one
+PH_END = 4  # totals and winners
+
+# Fill actions (DK_SEL_FILL): ``slot + FILL_MASK * used-position mask``, or
+# ``SCRATCH + slot``.
+FILL_MASK = MAX_SLOTS
+SCRATCH = FILL_MASK * (1 << HAND)
+
+# The game's data in the engine's ``idata`` (int64) and ``fdata`` (float64): a
+# header of [offset, dimensions...] per array, offsets counted by ``pack_data``.
+DATA = Layout("selection_data", [
+    ("deck", 3),  # idata: [offset, cards, CARD_WIDTH]
+    ("prof", 3),  # idata: [offset, PROFILE_ROWS, PROFILE_COLS]
+    ("board", 3),  # idata: [offset, slots, board columns]
+    ("stacked", 3),  # idata: [offset, stacked rounds, width] (-1 ends a row)
+    ("sp", 3),  # fdata: [offset, seats, SP_WIDTH] the seats' parameter rows
+    ("tt", 4),  # fdata: [offset, MAX_USED + 1, cards + 1, MAX_FRESH] the tail table
+])
+D = DATA.at
+
+
+def pack_data(deck, prof, board, sp, tt, stacked=None):
+    """``(idata, fdata)`` for the engine: the deck matrix, profile, board and
+    stacked rows (int64) and the seats' parameter rows and tail table (float64),
+    each found through the ``DATA`` header at the start of ``idata``."""
+    if stacked is None:
+        stacked = np.zeros((0, 1), np.int64)
+    head = DATA.new()
+    ints = []
+    at = DATA.size
+    for name, arr in (("deck", deck), ("prof", prof), ("board", board), ("stacked", stacked)):
+        arr = np.ascontiguousarray(arr, np.int64)
+        DATA.put(head, name, (at,) + arr.shape)
+        ints.append(arr.ravel())
+        at += arr.size
+    floats = []
+    at = 0
+    for name, arr in (("sp", sp), ("tt", tt)):
+        arr = np.ascontiguousarray(arr, np.float64)
+        DATA.put(head, name, (at,) + arr.shape)
+        floats.append(arr.ravel())
+        at += arr.size
+    return np.concatenate([head] + ints), np.concatenate(floats)
+
+
 @njit(cache=True)
-def play(deck, prof, board, sp, n, first_dealer, stream, stacked, trace,
-         hands, stock, disc, st, aims, tt, x, score, scratched, open_round, total):
-    """Play one game with the seats' parameter rows ``sp``; writes ``score[s, k]``
-    (points in slot k), ``scratched[s, k]``, ``open_round[s]`` (round the opening
-    slot took points, 0 never or no opening slot) and ``total[s]``. Returns
-    ``(n_events, reshuffles)``."""
-    n_events = 0
-    reshuffles = 0
-    n_slots = board.shape[0]
-    n_cards = prof[P_SCALARS, S_N_CARDS]
-    opening, low_idx, high_idx = board_roles(board, n_slots)
-    ace_one = sp[0, SP_RULES + R_ACE_ONE] > 0
-    carry = sp[0, SP_RULES + R_CARRY_HAND] > 0
-    in_order = sp[0, SP_RULES + R_RESHUFFLE] == RESHUFFLE_IN_ORDER
-    declare = sp[0, SP_RULES + R_DECLARE_TARGET] > 0
-    for s in range(n):
-        open_round[s] = 0
-        for k in range(n_slots):
-            score[s, k] = -1
-            scratched[s, k] = 0
-    for t in range(n_slots):
-        rnd = t + 1
-        dealer = (first_dealer + t) % n
-        draws = 3 if t >= n_slots - 2 else 2
-        n_events = emit(trace, n_events, EV_SEL_ROUND, dealer, -1, rnd, draws)
-        if t == 0 or not carry:
-            new_stock(stock, st, n_cards, stacked, t)
-            for j in range(HAND):
-                for i in range(1, n + 1):
-                    s = (dealer + i) % n
-                    c, n_events, r = draw_card(stock, st, disc, stream, in_order, trace, n_events)
-                    reshuffles += r
-                    hands[s, j] = c
-                    n_events = emit(trace, n_events, EV_SEL_DEAL, s, c, 0, 0)
-        for i in range(1, n + 1):
-            s = (dealer + i) % n
-            aims[s, 0] = -1  # declared target (SE-A6)
-            aims[s, 1] = -1  # slot aimed at by the last draw
-            if declare:
-                el = eligible_slots(score[s], n_slots, opening, np.int64(-1))
-                analyse(hands[s], deck, prof, ace_one, x)
-                _, tk = choose_keep(el, np.int64(-1), x, prof, board, sp[s], score[s], low_idx, high_idx, draws, tt)
-                if tk < 0:
-                    # Standing pat aims nowhere: declare the open slot scoring most now.
-                    tk, _, _, _ = choose_fill(el, x, prof, board, sp[s], score[s], opening, low_idx, high_idx)
-                aims[s, 0] = tk
-                n_events = emit(trace, n_events, EV_SEL_TARGET, s, -1, tk, 0)
-        for d in range(draws):
+def _imat(idata, f):
+    a = idata[f]
+    return idata[a:a + idata[f + 1] * idata[f + 2]].reshape((idata[f + 1], idata[f + 2]))
+
+
+@njit(cache=True)
+def unpack_data(idata, fdata):
+    """``(deck, prof, board, stacked, sp, tt)``: views of the packed data."""
+    a = idata[D.sp]
+    sp = fdata[a:a + idata[D.sp + 1] * idata[D.sp + 2]].reshape((idata[D.sp + 1], idata[D.sp + 2]))
+    a = idata[D.tt]
+    d0, d1, d2 = idata[D.tt + 1], idata[D.tt + 2], idata[D.tt + 3]
+    tt = fdata[a:a + d0 * d1 * d2].reshape((d0, d1, d2))
+    return _imat(idata, D.deck), _imat(idata, D.prof), _imat(idata, D.board), _imat(idata, D.stacked), sp, tt
+
+
+@njit(cache=True)
+def state_slots():
+    """The offsets this compiled kernel uses (a test compares them with ``STATE``)."""
+    return S
+
+
+@njit(cache=True)
+def init_state(rules, st, n, dealer):
+    """A fresh game: ``dealer`` deals round 1; every slot open, nothing dealt."""
+    st[:] = 0
+    st[B.players] = n
+    st[B.dealer] = dealer
+    st[B.turn] = -1
+    st[B.phase] = PH_ROUND
+    for s in range(MAX_PLAYERS):
+        for k in range(MAX_SLOTS):
+            st[S.score + MAX_SLOTS * s + k] = -1
+        st[S.aims + 2 * s] = -1
+        st[S.aims + 2 * s + 1] = -1
+
+
+@njit(cache=True, inline="always")
+def _seat(st):
+    """The seat to act: ``step`` seats left of the round's dealer."""
+    n = st[B.players]
+    return (st[B.dealer] + st[S.round] + st[S.step]) % n
+
+
+@njit(cache=True, inline="always")
+def _draws(st, n_slots):
+    return 3 if st[S.round] >= n_slots - 2 else 2
+
+
+@njit(cache=True)
+def _start_round(rules, st, stream, trace, stacked, n_cards, n_slots):
+    """The round's header event; a fresh stock and 7 cards each, one at a time from
+    the dealer's left (unless hands carry over); then the first decision phase."""
+    n = st[B.players]
+    t = st[S.round]
+    dealer = (st[B.dealer] + t) % n
+    note(trace, st, EV_SEL_ROUND, dealer, -1, t + 1, _draws(st, n_slots))
+    stock = st[S.stock:S.stock + MAX_CARDS]
+    disc = st[S.disc:S.disc + MAX_CARDS]
+    sst = st[S.stock_state:S.stock_state + ST_WIDTH]
+    in_order = rules[R_RESHUFFLE] == RESHUFFLE_IN_ORDER
+    if t == 0 or not rules[R_CARRY_HAND] > 0:
+        new_stock(stock, sst, n_cards, stacked, t)
+        for j in range(HAND):
             for i in range(1, n + 1):
                 s = (dealer + i) % n
-                el = eligible_slots(score[s], n_slots, opening, aims[s, 0])
-                analyse(hands[s], deck, prof, ace_one, x)
-                keep, aimed = choose_keep(el, aims[s, 1], x, prof, board, sp[s], score[s], low_idx, high_idx,
-                                          draws - d, tt)
-                aims[s, 1] = aimed
-                n_events = emit(trace, n_events, EV_SEL_AIM, s, popcount(keep), d + 1, aimed)
-                if keep != FULL_HAND:
-                    n_events, r = replace_cards(hands[s], keep, stock, st, disc, stream, in_order, s, d + 1,
-                                                trace, n_events)
-                    reshuffles += r
-        # Scoring: every player at once, from the cards each holds now.
-        for i in range(1, n + 1):
-            s = (dealer + i) % n
-            el = eligible_slots(score[s], n_slots, opening, aims[s, 0])
-            analyse(hands[s], deck, prof, ace_one, x)
-            k, pts, used, how = choose_fill(el, x, prof, board, sp[s], score[s], opening, low_idx, high_idx)
-            score[s, k] = pts
-            if how == 0:
-                n_events = emit(trace, n_events, EV_SEL_FILL, s, -1, k, pts)
-                for j in range(HAND):
-                    if (used >> j) & 1:
-                        n_events = emit(trace, n_events, EV_SEL_USED, s, hands[s, j], k, 0)
-                if k == opening:
-                    open_round[s] = rnd
-                    n_events = emit(trace, n_events, EV_SEL_OPENED, s, -1, rnd, 0)
-            else:
-                scratched[s, k] = 1
-                n_events = emit(trace, n_events, EV_SEL_SCRATCH, s, -1, k, 1 if how == 1 else 0)
+                c, n_events, r = draw_card(stock, sst, disc, stream, in_order, trace, st[B.events])
+                st[B.events] = n_events
+                st[S.reshuffles] += r
+                st[S.hands + HAND * s + j] = c
+                note(trace, st, EV_SEL_DEAL, s, c, 0, 0)
+    for s in range(n):
+        st[S.aims + 2 * s] = -1
+        st[S.aims + 2 * s + 1] = -1
+    st[S.step] = 1
+    st[S.draw] = 0
+    st[B.phase] = PH_TARGET if rules[R_DECLARE_TARGET] > 0 else PH_DRAW
+    st[B.turn] = _seat(st)
+
+
+@njit(cache=True)
+def _advance(st, n_slots):
+    """The next seat of the phase, else the next phase (draw, round)."""
+    n = st[B.players]
+    st[S.step] += 1
+    if st[S.step] > n:
+        st[S.step] = 1
+        ph = st[B.phase]
+        if ph == PH_TARGET:
+            st[B.phase] = PH_DRAW
+            st[S.draw] = 0
+        elif ph == PH_DRAW:
+            st[S.draw] += 1
+            if st[S.draw] >= _draws(st, n_slots):
+                st[B.phase] = PH_FILL
+        else:
+            st[S.round] += 1
+            st[B.phase] = PH_END if st[S.round] >= n_slots else PH_ROUND
+    ph = st[B.phase]
+    st[B.turn] = _seat(st) if ph == PH_TARGET or ph == PH_DRAW or ph == PH_FILL else -1
+
+
+@njit(cache=True)
+def _apply_fill(st, trace, s, action, x, prof, board, sp_row, opening, low_idx, high_idx, eligible):
+    """Seat ``s`` writes ``action``: the used cards' points in a slot (Low / High:
+    their Low / High points), or 0 in a scratched slot (voluntary when an eligible
+    slot could have been filled)."""
+    score_row = st[S.score + MAX_SLOTS * s:S.score + MAX_SLOTS * (s + 1)]
+    if action >= SCRATCH:
+        k = action - SCRATCH
+        fill_scores(eligible, x, prof, board, sp_row, score_row, low_idx, high_idx)
+        voluntary = 0
+        for j in range(board.shape[0]):
+            if (eligible >> j) & 1 and x[X_SCORES + j] > 0:
+                voluntary = 1
+        score_row[k] = 0
+        st[S.scratched + MAX_SLOTS * s + k] = 1
+        note(trace, st, EV_SEL_SCRATCH, s, -1, k, voluntary)
+        return
+    k = action % FILL_MASK
+    used = action // FILL_MASK
+    kind = board[k, BOARD_KIND]
+    col = X_LH if kind == K_LOW or kind == K_HIGH else X_POINTS
+    pts = 0
+    for j in range(HAND):
+        if (used >> j) & 1:
+            pts += x[col + j]
+    score_row[k] = pts
+    note(trace, st, EV_SEL_FILL, s, -1, k, pts)
+    for j in range(HAND):
+        if (used >> j) & 1:
+            note(trace, st, EV_SEL_USED, s, st[S.hands + HAND * s + j], k, 0)
+    if k == opening:
+        rnd = st[S.round] + 1
+        st[S.open_round + s] = rnd
+        note(trace, st, EV_SEL_OPENED, s, -1, rnd, 0)
+
+
+@njit(cache=True)
+def _finish(st, trace, out, n_slots):
+    """Totals, winners (ties share) and the result row."""
+    n = st[B.players]
     best = -1
     winners = 0
     for s in range(n):
         tot = 0
         for k in range(n_slots):
-            tot += score[s, k]
-        total[s] = tot
-        n_events = emit(trace, n_events, EV_SEL_TOTAL, s, -1, tot, 0)
+            tot += st[S.score + MAX_SLOTS * s + k]
+        st[S.total + s] = tot
+        note(trace, st, EV_SEL_TOTAL, s, -1, tot, 0)
         if tot > best:
             best = tot
             winners = 1
         elif tot == best:
             winners += 1
     for s in range(n):
-        if total[s] == best:
-            n_events = emit(trace, n_events, EV_SEL_WIN, s, -1, winners, 0)
-    return n_events, reshuffles
+        if st[S.total + s] == best:
+            note(trace, st, EV_SEL_WIN, s, -1, winners, 0)
+    out[:] = 0.0
+    for s in range(n):
+        for k in range(n_slots):
+            out[O.score + MAX_SLOTS * s + k] = st[S.score + MAX_SLOTS * s + k]
+            out[O.scratched + MAX_SLOTS * s + k] = st[S.scratched + MAX_SLOTS * s + k]
+        out[O.open_round + s] = st[S.open_round + s]
+        out[O.total + s] = st[S.total + s]
+    out[O.reshuffles] = st[S.reshuffles]
+    st[B.phase] = PH_DONE
+    st[B.turn] = -1
+
+
+@njit(cache=True)
+def play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, forced):
+    """Advance the game in ``st`` to its end, writing the result row ``out``; or
+    stop before the decision that would make ``stop`` decisions (``stop`` -1:
+    never). ``forced`` >= 0 is taken as the next decision's action instead of the
+    policy's. ``t`` and ``params`` are unused: the seats' parameter rows and the
+    tail table are in ``fdata`` (``pack_data``); ``scratch`` holds the decision
+    context ``x``. The state after a decision depends only on the action taken, not
+    on who chose it: the aim a draw records is the seat's policy's own reading of
+    its hand (it steers the seat's later draws) even when the keep is forced."""
+    deck, prof, board, stacked, sp, tt = unpack_data(idata, fdata)
+    n_slots = board.shape[0]
+    n_cards = prof[P_SCALARS, S_N_CARDS]
+    opening, low_idx, high_idx = board_roles(board, n_slots)
+    ace_one = rules[R_ACE_ONE] > 0
+    in_order = rules[R_RESHUFFLE] == RESHUFFLE_IN_ORDER
+    x = scratch[:CTX_SIZE]
+    while True:
+        ph = st[B.phase]
+        if ph == PH_DONE:
+            return
+        if ph == PH_ROUND:
+            _start_round(rules, st, stream, trace, stacked, n_cards, n_slots)
+            continue
+        if ph == PH_END:
+            _finish(st, trace, out, n_slots)
+            continue
+        if paused(st, stop):
+            return
+        s = _seat(st)
+        st[B.turn] = s
+        hand = st[S.hands + HAND * s:S.hands + HAND * (s + 1)]
+        score_row = st[S.score + MAX_SLOTS * s:S.score + MAX_SLOTS * (s + 1)]
+        draws = _draws(st, n_slots)
+        if ph == PH_TARGET:
+            if forced >= 0:
+                tk = forced
+                forced = -1
+            else:
+                tk = _target_choice(st, s, deck, prof, board, sp, tt, x, opening, low_idx, high_idx, ace_one,
+                                    draws)
+            st[B.decisions] += 1
+            st[S.aims + 2 * s] = tk
+            note(trace, st, EV_SEL_TARGET, s, -1, tk, 0)
+        elif ph == PH_DRAW:
+            d = st[S.draw]
+            el = eligible_slots(score_row, n_slots, opening, st[S.aims + 2 * s])
+            analyse(hand, deck, prof, ace_one, x)
+            keep, aimed = choose_keep(el, st[S.aims + 2 * s + 1], x, prof, board, sp[s], score_row, low_idx,
+                                      high_idx, draws - d, tt)
+            if forced >= 0:
+                keep = forced
+                forced = -1
+            st[B.decisions] += 1
+            st[S.aims + 2 * s + 1] = aimed
+            note(trace, st, EV_SEL_AIM, s, popcount(keep), d + 1, aimed)
+            if keep != FULL_HAND:
+                stock = st[S.stock:S.stock + MAX_CARDS]
+                disc = st[S.disc:S.disc + MAX_CARDS]
+                sst = st[S.stock_state:S.stock_state + ST_WIDTH]
+                n_events, r = replace_cards(hand, keep, stock, sst, disc, stream, in_order, s, d + 1, trace,
+                                            st[B.events])
+                st[B.events] = n_events
+                st[S.reshuffles] += r
+        else:
+            el = eligible_slots(score_row, n_slots, opening, st[S.aims + 2 * s])
+            analyse(hand, deck, prof, ace_one, x)
+            if forced >= 0:
+                action = forced
+                forced = -1
+            else:
+                k, _, used, how = choose_fill(el, x, prof, board, sp[s], score_row, opening, low_idx, high_idx)
+                action = k + FILL_MASK * used if how == 0 else SCRATCH + k
+            st[B.decisions] += 1
+            _apply_fill(st, trace, s, action, x, prof, board, sp[s], opening, low_idx, high_idx, el)
+        _advance(st, n_slots)
+
+
+@njit(cache=True)
+def _target_choice(st, s, deck, prof, board, sp, tt, x, opening, low_idx, high_idx, ace_one, draws):
+    """The slot seat ``s`` declares (SE-A6): the one its keep policy aims at for the
+    round; standing pat aims nowhere, so then the open slot scoring most now (or
+    the slot it would scratch)."""
+    n_slots = board.shape[0]
+    score_row = st[S.score + MAX_SLOTS * s:S.score + MAX_SLOTS * (s + 1)]
+    el = eligible_slots(score_row, n_slots, opening, np.int64(-1))
+    analyse(st[S.hands + HAND * s:S.hands + HAND * (s + 1)], deck, prof, ace_one, x)
+    _, tk = choose_keep(el, np.int64(-1), x, prof, board, sp[s], score_row, low_idx, high_idx, draws, tt)
+    if tk < 0:
+        tk, _, _, _ = choose_fill(el, x, prof, board, sp[s], score_row, opening, low_idx, high_idx)
+    return tk
+
+
+# ---------------------------------------------------------------- legal actions
+
+
+@njit(cache=True)
+def fill_points(kind, used, mask, x, prof, min_cards, lo, hi):
+    """The points the hand positions ``mask`` score in a slot of ``kind`` when they
+    satisfy it (§5.3-§5.4; Low / High: numerical cards only, ``min_cards`` to 5,
+    a score in ``(lo, hi]``), else 0. Every real fill scores at least 11."""
+    size = popcount(mask)
+    if size == 0 or size > MAX_USED:
+        return 0
+    if kind == K_LOW or kind == K_HIGH:
+        if size < min_cards:
+            return 0
+        s = 0
+        for i in range(HAND):
+            if (mask >> i) & 1:
+                if x[X_LH + i] == 0:
+                    return 0
+                s += x[X_LH + i]
+        return s if lo < s <= hi else 0
+    ace_low = prof[P_SCALARS, S_ACE_LOW]
+    cnt = np.zeros(ACE + 1, np.int64)
+    colours = 0
+    bits = 0
+    s = 0
+    for i in range(HAND):
+        if (mask >> i) & 1:
+            cnt[x[X_RANK + i]] += 1
+            colours |= 1 << x[X_COLOUR + i]
+            bits |= rank_bits(x[X_RANK + i], ace_low)
+            s += x[X_POINTS + i]
+    distinct = 0
+    for r in range(ACE + 1):
+        if cnt[r] > 0:
+            distinct += 1
+    if kind == K_PAIR or kind == K_TWO_PAIR or kind == K_THREE or kind == K_FOUR or kind == K_FULL_HOUSE:
+        ca, cb = group_shape(kind)
+        matched = used != USED_ALL
+        if kind == K_FULL_HOUSE or (matched and cb > 0):
+            if size != ca + cb:
+                return 0
+        if matched and cb == 0 and (size != ca or distinct != 1):
+            return 0
+        for a in range(ACE + 1):
+            if cnt[a] < ca:
+                continue
+            if cb == 0:
+                return s
+            for b in range(ACE + 1):
+                if b != a and cnt[b] >= cb:
+                    return s
+        return 0
+    straight = False
+    if size == MAX_USED and distinct == MAX_USED:
+        for w in range(1, 11):
+            if bits & (31 << w) == (31 << w):
+                straight = True
+    one_colour = size == MAX_USED and popcount(colours) == 1
+    if kind == K_STRAIGHT:
+        return s if straight else 0
+    if kind == K_FLUSH:
+        return s if one_colour else 0
+    if kind == K_STRAIGHT_FLUSH:
+        return s if straight and one_colour else 0
+    if kind == K_COSMOPOLITAN:
+        return s if size == MAX_USED and popcount(colours) >= prof[P_SCALARS, S_COSMO_COLOURS] else 0
+    return 0
+
+
+@njit(cache=True)
+def fill_actions(st, s, x, prof, board, sp_row, opening, low_idx, high_idx, actions):
+    """Seat ``s``'s legal fill actions on its analysed hand ``x``, ascending by
+    slot then mask: every (eligible slot, used positions) that satisfies the slot
+    under the rules' Low / High bounds (a policy's ``low_cap`` is not a rule), then
+    the legal scratches: with no fill possible, any open slot but an open opening
+    slot (which gets 0 only as the last open slot); with a fill possible, any open
+    slot when voluntary scratches are allowed (SE-A5) and the opening is made.
+    Returns how many."""
+    n_slots = board.shape[0]
+    score_row = st[S.score + MAX_SLOTS * s:S.score + MAX_SLOTS * (s + 1)]
+    eligible = eligible_slots(score_row, n_slots, opening, st[S.aims + 2 * s])
+    mn = np.int64(sp_row[SP_RULES + R_LOW_HIGH_MIN])
+    count = 0
+    for k in range(n_slots):
+        if not (eligible >> k) & 1:
+            continue
+        kind = board[k, BOARD_KIND]
+        lo, hi, forced = low_high_bounds(kind, score_row, low_idx, high_idx, sp_row)
+        if not forced:
+            hi = NO_BOUND
+        if hi <= 0:
+            continue
+        for mask in range(1, 1 << HAND):
+            if fill_points(kind, board[k, BOARD_USED], mask, x, prof, mn, lo, hi) > 0:
+                actions[count] = k + FILL_MASK * mask
+                count += 1
+    opening_open = opening >= 0 and score_row[opening] < 0
+    may_scratch = count == 0 or (sp_row[SP_RULES + R_VOLUNTARY_SCRATCH] > 0 and not opening_open)
+    if may_scratch:
+        first = count
+        for k in range(n_slots):
+            if score_row[k] < 0 and not (count == 0 and opening_open and k == opening):
+                actions[count] = SCRATCH + k
+                count += 1
+        if count == first and opening_open:
+            actions[count] = SCRATCH + opening
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def decision(rules, params, idata, fdata, st, scratch, actions):
+    """``(kind, seat, number of legal actions)`` at the decision ``play`` stopped
+    at, the actions written to ``actions``; ``DK_NONE`` when there is none.
+
+    * ``DK_SEL_TARGET`` (SE-A6): any open slot. While the opening slot is open the
+      policy declares it, or, standing pat without the opening made, the slot it
+      will scratch; a declared target is the only slot that can take points.
+    * ``DK_SEL_KEEP``: every mask of hand positions keeping at least two cards
+      (127: standing pat), ascending: 120 actions.
+    * ``DK_SEL_FILL``: ``fill_actions`` (at most 11 x 119 fills and 11 scratches).
+    """
+    ph = st[B.phase]
+    if ph != PH_TARGET and ph != PH_DRAW and ph != PH_FILL:
+        return DK_NONE, -1, 0
+    deck, prof, board, stacked, sp, tt = unpack_data(idata, fdata)
+    n_slots = board.shape[0]
+    s = _seat(st)
+    if ph == PH_TARGET:
+        count = 0
+        for k in range(n_slots):
+            if st[S.score + MAX_SLOTS * s + k] < 0:
+                actions[count] = k
+                count += 1
+        return DK_SEL_TARGET, s, count
+    if ph == PH_DRAW:
+        count = 0
+        for mask in range(1 << HAND):
+            if popcount(mask) >= MIN_KEEP:
+                actions[count] = mask
+                count += 1
+        return DK_SEL_KEEP, s, count
+    x = scratch[:CTX_SIZE]
+    opening, low_idx, high_idx = board_roles(board, n_slots)
+    analyse(st[S.hands + HAND * s:S.hands + HAND * (s + 1)], deck, prof, rules[R_ACE_ONE] > 0, x)
+    return DK_SEL_FILL, s, fill_actions(st, s, x, prof, board, sp[s], opening, low_idx, high_idx, actions)
+
 
 
 @njit(cache=True)
@@ -907,52 +1341,6 @@ def _workspace(n_cards):
     """Hands, stock, discard pile, stock state, targets and aims, decision context."""
     return (np.zeros((MAX_PLAYERS, HAND), np.int64), np.zeros(n_cards, np.int64), np.zeros(n_cards, np.int64),
             np.zeros(ST_WIDTH, np.int64), np.zeros((MAX_PLAYERS, 2), np.int64), np.zeros(CTX_SIZE, np.int64))
-
-
-@njit(cache=True)
-def play_seeded(deck, prof, board, par, rules, policies, n, first_dealer, seed, game, stacked, trace,
-                score, scratched, open_round, total, hands_out):
-    """Game ``game`` of a run seeded ``seed`` (rounds with a ``stacked`` row are
-    stacked); ``hands_out[s]`` gets each seat's last hand. Returns
-    ``(n_events, reshuffles)``."""
-    hands, stock, disc, st, aims, x = _workspace(prof[P_SCALARS, S_N_CARDS])
-    tt = make_tail_table(prof)
-    sp = seat_params(deck, prof, rules, policies, par, n)
-    stream = np.zeros(2, np.uint64)
-    seed_stream(stream, seed, game)
-    out = play(deck, prof, board, sp, n, first_dealer, stream, stacked, trace,
-               hands, stock, disc, st, aims, tt, x, score, scratched, open_round, total)
-    hands_out[:, :] = hands[:n]
-    return out
-
-
-BLOCK = 512
-
-
-@njit(cache=True, parallel=True)
-def play_batch(deck, prof, board, par, rules, policies, n, seed, first, count, rotate_dealer,
-               score, scratched, open_round, total, reshuffles):
-    """Games ``first .. first + count - 1`` in parallel (game ``g`` on the stream
-    ``(seed, g)``, first dealer ``g % n`` when rotating, else seat 0); results by
-    game row. Work space is allocated once per block of games."""
-    tt = make_tail_table(prof)
-    sp = seat_params(deck, prof, rules, policies, par, n)
-    no_trace = np.zeros((0, TRACE_WIDTH), np.int64)
-    no_stack = np.zeros((0, 1), np.int64)
-    n_blocks = (count + BLOCK - 1) // BLOCK
-    for b in prange(n_blocks):
-        hands, stock, disc, st, aims, x = _workspace(prof[P_SCALARS, S_N_CARDS])
-        stream = np.zeros(2, np.uint64)
-        # Private copies: numba counts references to array arguments on every call,
-        # and threads updating the counts of shared arrays slow each other down.
-        my_deck, my_prof, my_board, my_sp, my_tt = deck.copy(), prof.copy(), board.copy(), sp.copy(), tt.copy()
-        for i in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            g = first + i
-            seed_stream(stream, seed, g)
-            first_dealer = g % n if rotate_dealer else 0
-            _, r = play(my_deck, my_prof, my_board, my_sp, n, first_dealer, stream, no_stack, no_trace,
-                        hands, stock, disc, st, aims, my_tt, x, score[i], scratched[i], open_round[i], total[i])
-            reshuffles[i] = r
 
 
 @njit(cache=True)
