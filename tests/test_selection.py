@@ -770,3 +770,29 @@ def test_compiled_kernel_uses_the_layouts_offsets_and_unpacks_its_data():
     assert stacked.tolist() == [COLOURS5.parse("Ar Kb"), COLOURS5.parse("2y") + [-1]]
     np.testing.assert_array_equal(sp[:, G.SP_PAR:G.SP_PAR + 11], st.par)
     np.testing.assert_array_equal(tt, G.make_tail_table(st.profile))
+
+
+def test_a_declared_target_takes_no_points_while_cosmopolitan_is_open():
+    """SE-A6 with §5.3 (a): a seat that declares Low while Cosmopolitan is open cannot
+    write its low there (only Cosmopolitan takes points until it is made) and must
+    scratch a slot other than Cosmopolitan; declaring Cosmopolitan itself fills it."""
+    rows = ["2s 3h 4d 5c 6s 9h 8d"]  # a 5-card low (and all four suits: a Cosmopolitan)
+    inp = selection_inputs(players=1, policies="stand_pat", stacked=rows,
+                           rules={"declare_target_before_draws": True})
+    st = engine.new_state(inp, dealer=0)
+    stream = engine.new_stream(0, 0)
+    engine.play_state(inp, st, stream, stop=0)
+    kind, seat, actions = engine.decision(inp, st)
+    assert (kind, seat) == ("target_slot", 0) and SLOT["low"] in actions
+    declared_low_stream = stream.copy()
+    declared_low = engine.play_state(inp, st.copy(), declared_low_stream, stop=3, forced=SLOT["low"])
+    kind, _, fills = engine.decision(inp, declared_low.state)
+    assert kind == "fill" and all(a >= G.SCRATCH for a in fills)  # only scratches are legal
+    assert G.SCRATCH + SLOT["cosmopolitan"] not in fills
+    done = engine.play_state(inp, declared_low.state, declared_low_stream, stop=4)
+    first = [tuple(int(v) for v in e) for e in done.events if e[0] in (G.EV_SEL_FILL, G.EV_SEL_SCRATCH)][0]
+    assert first[0] == G.EV_SEL_SCRATCH and first[3] != SLOT["cosmopolitan"]
+    assert G.STATE.view(done.state, "score")[0, SLOT["low"]] <= 0
+    declared_cosmo = engine.play_state(inp, st.copy(), stream.copy(), stop=4, forced=SLOT["cosmopolitan"])
+    filled = [tuple(int(v) for v in e) for e in declared_cosmo.events if e[0] == G.EV_SEL_FILL]
+    assert filled and filled[0][3] == SLOT["cosmopolitan"]

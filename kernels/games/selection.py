@@ -519,12 +519,15 @@ def low_high_bounds(kind, score_row, low_idx, high_idx, sp):
 
 @njit(cache=True)
 def eligible_slots(score_row, n_slots, opening, target):
-    """Slots that may take points now: the declared target, else the opening slot
-    while it is open, else every open slot."""
+    """Slots that may take points now: while the opening slot is open only it
+    (§5.3 a: a declared target other than the opening takes nothing then), else the
+    declared target (SE-A6), else every open slot."""
+    if opening >= 0 and score_row[opening] < 0:
+        if target >= 0 and target != opening:
+            return 0
+        return 1 << opening
     if target >= 0:
         return 1 << target
-    if opening >= 0 and score_row[opening] < 0:
-        return 1 << opening
     m = 0
     for k in range(n_slots):
         if score_row[k] < 0:
