@@ -119,17 +119,3 @@ def restock(deck, state, cards, n):
     state[DECK_TOP] = 0
     state[DECK_SIZE] = m
 
-
-@njit(cache=True)
-def new_deal(seed, deal, stacked):
-    """``(deck, state, stream)`` for deal ``deal`` of a run seeded ``seed``: a full
-    shuffled deck, or the ``stacked`` cards in order when that array is non-empty."""
-    deck = np.empty(52, np.uint8)
-    state = np.zeros(3, np.int64)
-    stream = np.zeros(2, np.uint64)
-    seed_stream(stream, seed, deal)
-    if stacked.shape[0] > 0:
-        stack_deck(deck, state, stacked)
-    else:
-        fill_deck(deck, state, np.uint64(0))
-    return deck, state, stream

@@ -7,7 +7,7 @@ from numba import njit
 from ..cards import NO_CARD, card_bit
 from ..layout import Layout
 from ..policies import DECLARE_BOTH, DECLARE_HIGH, DECLARE_LOW, declare
-from ..rng import DECK_SIZE, DECK_TOP, draw, fill_deck, restock, stack_deck, stock_size
+from ..rng import DECK_SIZE, DECK_TOP, draw, fill_deck, restock, stack_deck
 from ..showdown import SPLIT_DECLARE, settle
 
 # Rules vector: the showdown options sit at the same indices in every game.
@@ -81,19 +81,6 @@ def emit(trace, n_events, kind, seat, card, a, b):
 
 
 @njit(cache=True)
-def draw_or_restock(deck, dstate, stream, dead, n_dead, trace, n_events):
-    """Draw; on an empty stock shuffle the dead cards into a new one first.
-    Returns ``(card or NO_CARD, dead cards left, n_events)``."""
-    c = draw(deck, dstate, stream)
-    if c == NO_CARD and n_dead > 0:
-        restock(deck, dstate, dead, n_dead)
-        n_events = emit(trace, n_events, EV_RESHUFFLE, -1, -1, stock_size(dstate), 0)
-        n_dead = 0
-        c = draw(deck, dstate, stream)
-    return c, n_dead, n_events
-
-
-@njit(cache=True)
 def next_in(members, after, n):
     """First seat of the ``members`` bit set walking clockwise from ``after + 1``;
     wraps around to ``after`` itself when it is the only member (RULES.md §0.1)."""
@@ -131,69 +118,6 @@ def low_odd_card(natural, strength):
         if card_bit(4 * rank + suit) & natural:
             return 4 * rank + suit
     return 4 * rank
-
-
-@njit(cache=True)
-def finish(rules, policies, n, dealer, active, naturals, up_masks, high, low, high_natural,
-           paid, trace, n_events, payout, high_share, low_share, declared):
-    """Declarations (when the split mode asks for them), pot division, event log.
-
-    ``naturals[s]`` is the mask of seat s's natural cards, ``up_masks[s]`` what the
-    others see of it, ``high`` / ``low`` the final strengths (low already qualified,
-    0 = none), ``paid[s]`` what seat s put in the pot (ante and any fees). Writes the
-    payout and shares; returns ``(carry, n_events)``.
-    """
-    declared[:] = DECLARE_HIGH
-    split_mode = int(rules[R_SPLIT_MODE])
-    if split_mode == SPLIT_DECLARE:
-        opp = np.zeros(n, np.uint64)
-        earlier = np.zeros(n, np.int64)
-        n_earlier = 0
-        sequential = int(rules[R_DECLARE_MODE]) == DECLARE_SEQUENTIAL
-        n_active = 0
-        for s in range(n):
-            n_active += active[s]
-        for k in range(1, n + 1):
-            s = (dealer + k) % n
-            if not active[s]:
-                continue
-            n_opp = 0
-            for o in range(n):
-                if o != s and active[o]:
-                    opp[n_opp] = up_masks[o]
-                    n_opp += 1
-            last = n_earlier == n_active - 1
-            if sequential:
-                d = declare(policies[s], high[s], low[s], opp, n_opp, earlier, n_earlier, last)
-            else:
-                d = declare(policies[s], high[s], low[s], opp, n_opp, earlier, 0, False)
-            declared[s] = d
-            earlier[n_earlier] = d
-            n_earlier += 1
-        for k in range(1, n + 1):
-            s = (dealer + k) % n
-            if active[s]:
-                n_events = emit(trace, n_events, EV_DECLARE, s, -1, declared[s], 0)
-    odd_high = np.zeros(n, np.int64)
-    odd_low = np.zeros(n, np.int64)
-    for s in range(n):
-        odd_high[s] = high_odd_card(naturals[s], high[s])
-        odd_low[s] = low_odd_card(naturals[s], low[s])
-        if active[s]:
-            n_events = emit(trace, n_events, EV_HAND, s, -1, high[s], low[s])
-    pot = 0.0
-    for s in range(n):
-        pot += paid[s]
-    carry = settle(active, high, low, declared, pot, dealer, split_mode, rules[R_BOTH_OUTRIGHT] > 0,
-                   int(rules[R_ALL_FAILED]), int(rules[R_CHIP_MODE]), int(rules[R_ODD_CHIP]),
-                   rules[R_NATURAL_BEATS_WILD] > 0, high_natural, odd_high, odd_low,
-                   payout, high_share, low_share)
-    for s in range(n):
-        n_events = emit(trace, n_events, EV_PAYOUT, s, -1, np.int64(round(payout[s] * UNITS)),
-                        np.int64(round((payout[s] - paid[s]) * UNITS)))
-    if carry > 0:
-        n_events = emit(trace, n_events, EV_CARRY, -1, -1, np.int64(round(carry * UNITS)), 0)
-    return carry, n_events
 
 
 # ======================================================================== table state
