@@ -241,12 +241,20 @@ class SelectionResult:
         return format_table(self)
 
 
+def win_se(totals: SelectionTotals) -> np.ndarray:
+    """Each seat's standard error of its win share (ties shared)."""
+    g = max(totals.games, 1)
+    win = totals.win_units / g / WIN_UNITS
+    win_var = np.maximum(totals.win_sq / g / WIN_UNITS**2 - win**2, 0.0)
+    return np.sqrt(win_var / max(totals.games - 1, 1))
+
+
 def _frames(st: Setup, totals: SelectionTotals):
     n, g = st.players, max(totals.games, 1)
     mean = totals.total_sum / g
     var = np.maximum(totals.total_sq / g - mean**2, 0.0)
     win = totals.win_units / g / WIN_UNITS
-    win_var = np.maximum(totals.win_sq / g / WIN_UNITS**2 - win**2, 0.0)
+    p_win_se = win_se(totals)
     dof = max(totals.games - 1, 1)
     opening = st.board.opening
     rows = []
@@ -259,7 +267,7 @@ def _frames(st: Setup, totals: SelectionTotals):
             "policy": st.values[s]["preset"],
             **{p.name: float(st.values[s][p.name]) for p in SELECTION.params},
             "p_win": float(win[s]),
-            "p_win_se": float(np.sqrt(win_var[s] / dof)),
+            "p_win_se": float(p_win_se[s]),
             "p_tie": float(totals.ties[s] / g),
             "mean_total": float(mean[s]),
             "total_se": float(np.sqrt(var[s] / dof)),
@@ -300,7 +308,7 @@ def _frames(st: Setup, totals: SelectionTotals):
 
 def simulate_selection(players=None, policies=None, rules=None, games=10_000, seed=0, board=None, deck=None,
                        threads=None, chunk=100_000, rotate_dealer=True, checkpoint=None,
-                       progress=None) -> SelectionResult:
+                       progress=None, target_se=None) -> SelectionResult:
     """Simulate ``games`` complete games of Selection and return a ``SelectionResult``.
 
     ``board``: a path to a board file or a ``Board`` (default: the PROVISIONAL board
@@ -308,12 +316,16 @@ def simulate_selection(players=None, policies=None, rules=None, games=10_000, se
     ``"colours(K, RANKS, COPIES)"`` or a ``Deck`` (default: the board file's deck, if
     any). ``policies`` and ``rules`` as for ``analyzer.simulate.simulate``.
     ``rotate_dealer``: game ``g`` starts with dealer seat ``g % players`` (else seat
-    0); the dealer then moves one seat left every round.
+    0); the dealer then moves one seat left every round. ``target_se``: stop early,
+    after the first chunk where every seat's ``p_win_se`` is below it (``games`` is
+    then the most played).
     """
     st = setup(players, policies, rules, board, deck)
     n = st.players
     games = int(games)
     check_run(games, seed, chunk, threads, what="games")
+    if target_se is not None and not float(target_se) > 0:
+        raise WantitError("target_se must be a positive number (a standard error of p_win)")
     settings = {
         "variant": SELECTION.name, "players": n, "seed": int(seed),
         "rules": {k: str(v) for k, v in st.rules.items()},
@@ -333,12 +345,15 @@ def simulate_selection(players=None, policies=None, rules=None, games=10_000, se
             out = engine.play_batch(inp, start, int(seed), a, min(BATCH, first + count - a), bool(rotate_dealer))
             totals.add(*result_arrays(out, n, k))
 
+    def precise_enough(t):
+        return target_se is not None and t.games > 1 and win_se(t).max() < float(target_se)
+
     interrupted, used_threads, seconds = run_chunks(totals, games, chunk, threads, play_chunk,
-                                                    checkpoint, settings, progress)
+                                                    checkpoint, settings, progress, until=precise_enough)
     seats, totals_frame, slots, opening = _frames(st, totals)
     seats.insert(2 + len(SELECTION.params), "board", "PROVISIONAL" if st.board.provisional else st.board.name)
     meta = {**settings, "title": SELECTION.title, "games": totals.games, "requested_games": games,
-            "interrupted": interrupted, "board_provisional": st.board.provisional,
+            "interrupted": interrupted, "target_se": target_se, "reached_target_se": bool(precise_enough(totals)), "board_provisional": st.board.provisional,
             "board_note": st.board.note,
             "deck_note": st.deck.describe(), "par": {s: [round(float(x), 2) for x in st.par[s]] for s in range(n)},
             "reshuffles_per_game": totals.reshuffles / max(totals.games, 1),
@@ -349,8 +364,10 @@ def simulate_selection(players=None, policies=None, rules=None, games=10_000, se
 def format_table(r: SelectionResult) -> str:
     """The text report of ``wantit simulate selection``."""
     m = r.meta
-    lines = [f"{m['title']}: {m['players']} player{'s' if m['players'] != 1 else ''}, {m['games']:,} games, "
-             f"seed {m['seed']}",
+    stopped = (f" (every p_win_se below {m['target_se']:g})" if m.get("reached_target_se")
+               and m["games"] < m["requested_games"] else "")
+    lines = [f"{m['title']}: {m['players']} player{'s' if m['players'] != 1 else ''}, {m['games']:,} games"
+             f"{stopped}, seed {m['seed']}",
              f"board: {m['board']}"]
     if m["board_provisional"]:
         lines.append(f"  {m['board_note']}")

@@ -796,3 +796,14 @@ def test_a_declared_target_takes_no_points_while_cosmopolitan_is_open():
     declared_cosmo = engine.play_state(inp, st.copy(), stream.copy(), stop=4, forced=SLOT["cosmopolitan"])
     filled = [tuple(int(v) for v in e) for e in declared_cosmo.events if e[0] == G.EV_SEL_FILL]
     assert filled and filled[0][3] == SLOT["cosmopolitan"]
+
+
+def test_target_se_stops_when_every_seats_win_share_is_precise_enough():
+    r = simulate_selection(players=2, games=2000, seed=2, chunk=100, target_se=0.03)
+    assert r.meta["reached_target_se"] and r.meta["games"] < 2000
+    assert (r.seats.p_win_se < 0.03).all() and r.meta["games"] > 100
+    # The chunk before the stop was not yet precise enough: one chunk fewer misses it.
+    fewer = simulate_selection(players=2, games=r.meta["games"] - 100, seed=2, chunk=100)
+    assert (fewer.seats.p_win_se >= 0.03).any()
+    with pytest.raises(WantitError, match="target_se must be a positive"):
+        simulate_selection(players=2, games=10, target_se=0)
