@@ -535,91 +535,130 @@ def play_game(players=None, seed=0, game=0, rules=None, policies=None, board=Non
                          score, scratched, open_round, total, hands, st.values, int(reshuffles))
 
 
-def narrate_game(g: SelectionGame) -> str:
-    """The game as text. Lines indented by four spaces are the details (deals and
-    draws) that ``wantit deal selection`` shows only with ``--trace``."""
-    deck, board = g.deck, g.board
-    slot = [s.title for s in board.slots]
-    lines = [f"{SELECTION.title}: {g.players} player{'s' if g.players != 1 else ''}, seed {g.seed}, game {g.game}",
-             f"board: {board.label()}"]
-    if board.provisional:
-        lines.append(f"  {board.note}")
-    lines.append(f"deck: {deck.describe()}")
-    hands = [[] for _ in range(g.players)]
-    dealt = [[] for _ in range(g.players)]
-    pending = None  # [seat, draw, aimed, kept, discards, drawn]
-    notes = []
+class _Story:
+    """What the narration of one game keeps between events: the lines so far, each
+    seat's hand, the cards being dealt, and the draw being told."""
 
-    def flush():
-        nonlocal pending
-        if pending is None:
+    def __init__(self, g: SelectionGame):
+        self.g = g
+        self.deck = g.deck
+        self.slot = [s.title for s in g.board.slots]
+        self.lines = [f"{SELECTION.title}: {g.players} player{'s' if g.players != 1 else ''}, seed {g.seed}, "
+                      f"game {g.game}", f"board: {g.board.label()}"]
+        if g.board.provisional:
+            self.lines.append(f"  {g.board.note}")
+        self.lines.append(f"deck: {g.deck.describe()}")
+        self.hands = [[] for _ in range(g.players)]
+        self.dealt = [[] for _ in range(g.players)]
+        self.draw = None  # [seat, draw, aimed, kept, discards, drawn] of the draw being told
+        self.notes = []  # lines told after that draw's line
+
+    def close_draw(self):
+        if self.draw is None:
             return
-        seat, draw, aimed, kept, discards, drawn = pending
-        aim = f"aims at {slot[aimed]}" if aimed >= 0 else "aims at nothing"
+        seat, number, aimed, kept, discards, drawn = self.draw
+        aim = f"aims at {self.slot[aimed]}" if aimed >= 0 else "aims at nothing"
         if not discards:
-            lines.append(f"    seat {seat}, draw {draw}: {aim}; stands pat on {deck.format(kept)}")
+            self.lines.append(f"    seat {seat}, draw {number}: {aim}; stands pat on {self.deck.format(kept)}")
         else:
-            lines.append(f"    seat {seat}, draw {draw}: {aim}; keeps {deck.format(kept) or '-'}, "
-                         f"discards {deck.format(discards)}, draws {deck.format(drawn)}")
-        lines.extend(notes)
-        notes.clear()
-        pending = None
+            self.lines.append(f"    seat {seat}, draw {number}: {aim}; keeps {self.deck.format(kept) or '-'}, "
+                              f"discards {self.deck.format(discards)}, draws {self.deck.format(drawn)}")
+        self.lines.extend(self.notes)
+        self.notes.clear()
+        self.draw = None
 
+    def close_deal(self):
+        for s in range(self.g.players):
+            if self.dealt[s]:
+                self.lines.append(f"    seat {s} is dealt {self.deck.format(self.dealt[s])}")
+                self.dealt[s] = []
+
+
+def _told_deal(t, seat, card, a, b):
+    if not t.dealt[seat] and len(t.hands[seat]) == H.HAND:
+        t.hands[seat] = []
+    t.hands[seat].append(card)
+    t.dealt[seat].append(card)
+
+
+def _told_aim(t, seat, card, a, b):
+    t.draw = [seat, a, b, list(t.hands[seat]), [], []]
+
+
+def _told_discard(t, seat, card, a, b):
+    t.hands[seat].remove(card)
+    t.draw[3].remove(card)
+    t.draw[4].append(card)
+
+
+def _told_drawn(t, seat, card, a, b):
+    t.hands[seat].append(card)
+    t.draw[5].append(card)
+
+
+def _told_reshuffle(t, seat, card, a, b):
+    how = "shuffled into" if b else "turned over, in discard order, as"
+    (t.notes if t.draw is not None else t.lines).append(f"    the stock is empty: the {a} discards are {how} a new stock")
+
+
+def _told_used(t, seat, card, a, b):
+    t.lines[-1] += f" {t.deck.card_text(card)}"
+
+
+def _told_total(t, seat, card, a, b):
+    if seat != 0:
+        return
+    g = t.g
+    width = max(len(s) for s in t.slot)
+    t.lines += ["Final board", " " * (width + 2) + "".join(f"{'seat ' + str(s):>9}" for s in range(g.players))]
+    for k, name in enumerate(t.slot):
+        cells = "".join(f"{('x' if g.scratched[s, k] else '') + str(int(g.score[s, k])):>9}" for s in range(g.players))
+        t.lines.append(f"  {name:<{width}}{cells}")
+    t.lines += [f"  {'total':<{width}}" + "".join(f"{int(x):>9}" for x in g.total), "  (x: scratched)"]
+
+
+def _line(make):
+    """A handler that appends the line ``make(story, seat, card, a, b)``."""
+    return lambda t, seat, card, a, b: t.lines.append(make(t, seat, card, a, b))
+
+
+# The narration, one entry per event kind: a handler (story, seat, card, a, b).
+# Lines indented by four spaces are details shown only with ``--trace``.
+GAME_EVENT_TEXT = {
+    G.EV_SEL_ROUND: _line(lambda t, seat, card, a, b: f"Round {a} (dealer seat {seat}, {b} draws)"),
+    G.EV_SEL_DEAL: _told_deal,
+    G.EV_SEL_TARGET: _line(lambda t, seat, card, a, b: f"  seat {seat} declares {t.slot[a]} as its target"),
+    G.EV_SEL_AIM: _told_aim,
+    G.EV_SEL_DISCARD: _told_discard,
+    G.EV_SEL_DRAWN: _told_drawn,
+    G.EV_SEL_NO_CARD: lambda t, seat, card, a, b: t.notes.append(
+        f"    no card left anywhere: seat {seat} keeps a discard"),
+    G.EV_SEL_RESHUFFLE: _told_reshuffle,
+    G.EV_SEL_FILL: _line(lambda t, seat, card, a, b: f"  seat {seat} fills {t.slot[a]}: {b} points with"),
+    G.EV_SEL_USED: _told_used,
+    G.EV_SEL_SCRATCH: _line(lambda t, seat, card, a, b: (
+        f"  seat {seat} scratches {t.slot[a]}: 0 "
+        f"({'by choice' if b else 'no open slot it may fill can be made'})")),
+    G.EV_SEL_OPENED: _line(lambda t, seat, card, a, b: (
+        f"  seat {seat} has made the opening ({t.slot[t.g.board.opening]}) in round {a}")),
+    G.EV_SEL_TOTAL: _told_total,
+    G.EV_SEL_WIN: _line(lambda t, seat, card, a, b: (
+        f"seat {seat} wins with {int(t.g.total[seat])}" + (f" (shared by {a})" if a > 1 else ""))),
+}
+# Events told as part of the draw before them (they do not close its line).
+DRAW_DETAILS = {G.EV_SEL_DISCARD, G.EV_SEL_DRAWN, G.EV_SEL_RESHUFFLE, G.EV_SEL_NO_CARD}
+
+
+def narrate_game(g: SelectionGame) -> str:
+    """The game as text, one handler per event kind (``GAME_EVENT_TEXT``). Lines
+    indented by four spaces are the details (deals and draws) that ``wantit deal
+    selection`` shows only with ``--trace``."""
+    story = _Story(g)
     for kind, seat, card, a, b in (tuple(int(v) for v in e) for e in g.events):
-        if kind not in (G.EV_SEL_DISCARD, G.EV_SEL_DRAWN, G.EV_SEL_RESHUFFLE, G.EV_SEL_NO_CARD):
-            flush()
-        if kind != G.EV_SEL_DEAL and any(dealt):
-            for s in range(g.players):
-                if dealt[s]:
-                    lines.append(f"    seat {s} is dealt {deck.format(dealt[s])}")
-                    dealt[s] = []
-        if kind == G.EV_SEL_ROUND:
-            lines.append(f"Round {a} (dealer seat {seat}, {b} draws)")
-        elif kind == G.EV_SEL_DEAL:
-            if not dealt[seat] and len(hands[seat]) == H.HAND:
-                hands[seat] = []
-            hands[seat].append(card)
-            dealt[seat].append(card)
-        elif kind == G.EV_SEL_TARGET:
-            lines.append(f"  seat {seat} declares {slot[a]} as its target")
-        elif kind == G.EV_SEL_AIM:
-            pending = [seat, a, b, list(hands[seat]), [], []]
-        elif kind == G.EV_SEL_DISCARD:
-            hands[seat].remove(card)
-            pending[3].remove(card)
-            pending[4].append(card)
-        elif kind == G.EV_SEL_DRAWN:
-            hands[seat].append(card)
-            pending[5].append(card)
-        elif kind == G.EV_SEL_NO_CARD:
-            notes.append(f"    no card left anywhere: seat {seat} keeps a discard")
-        elif kind == G.EV_SEL_RESHUFFLE:
-            how = "shuffled into" if b else "turned over, in discard order, as"
-            (notes if pending is not None else lines).append(
-                f"    the stock is empty: the {a} discards are {how} a new stock")
-        elif kind == G.EV_SEL_FILL:
-            lines.append(f"  seat {seat} fills {slot[a]}: {b} points with")
-        elif kind == G.EV_SEL_USED:
-            lines[-1] += f" {deck.card_text(card)}"
-        elif kind == G.EV_SEL_SCRATCH:
-            why = "by choice" if b else "no open slot it may fill can be made"
-            lines.append(f"  seat {seat} scratches {slot[a]}: 0 ({why})")
-        elif kind == G.EV_SEL_OPENED:
-            lines.append(f"  seat {seat} has made the opening ({slot[board.opening]}) in round {a}")
-        elif kind == G.EV_SEL_TOTAL:
-            if seat == 0:
-                lines.append("Final board")
-                width = max(len(s) for s in slot)
-                head = " " * (width + 2) + "".join(f"{'seat ' + str(s):>9}" for s in range(g.players))
-                lines.append(head)
-                for k, name in enumerate(slot):
-                    cells = "".join(f"{('x' if g.scratched[s, k] else '') + str(int(g.score[s, k])):>9}"
-                                    for s in range(g.players))
-                    lines.append(f"  {name:<{width}}{cells}")
-                lines.append(f"  {'total':<{width}}" + "".join(f"{int(t):>9}" for t in g.total))
-                lines.append("  (x: scratched)")
-        elif kind == G.EV_SEL_WIN:
-            shared = f" (shared by {a})" if a > 1 else ""
-            lines.append(f"seat {seat} wins with {int(g.total[seat])}{shared}")
-    flush()
-    return "\n".join(lines)
+        if kind not in DRAW_DETAILS:
+            story.close_draw()
+        if kind != G.EV_SEL_DEAL:
+            story.close_deal()
+        GAME_EVENT_TEXT[kind](story, seat, card, a, b)
+    story.close_draw()
+    return "\n".join(story.lines)

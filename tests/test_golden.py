@@ -1,7 +1,11 @@
-"""Golden transcripts: one seeded, traced deal per variant, diffed line by line.
+"""Golden transcripts: seeded, traced deals (Selection: games) of every variant,
+told by the registry's replay (what ``wantit deal VARIANT --trace`` prints) and
+diffed line by line.
 
 A change to a rule, a policy or the narration shows up here first. After checking a
 change by eye, regenerate with ``WANTIT_UPDATE_GOLDEN=1 python -m pytest tests/test_golden.py``.
+The two Selection transcripts were written by the engine before the table-state
+rewrite (issue 8).
 """
 
 import os
@@ -9,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.trace import narrate, play_deal
+from analyzer.variants import VARIANTS, get_variant
 
 GOLDEN = Path(__file__).parent / "golden"
 CASES = {
@@ -27,13 +31,22 @@ CASES = {
     "train_wreck_specials_seed112": dict(variant="train_wreck", players=5, seed=112, deal=1),
     "train_wreck_always_pay_community_seed32": dict(variant="train_wreck", players=7, seed=32, deal=0,
                                                     policies="always_pay"),
+    "selection_seed7": dict(variant="selection", players=3, seed=7, deal=0),
+    "selection_colours_in_order_seed4": dict(variant="selection", players=2, seed=4, deal=1, deck="colours",
+                                             rules={"reshuffle": "in_order", "carry_hand": True,
+                                                    "ace_is_numerical_one": True}),
 }
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_golden_transcript(name):
-    text = narrate(play_deal(**CASES[name])) + "\n"
+    case = dict(CASES[name])
+    text = get_variant(case.pop("variant")).replay_text(**case) + "\n"
     path = GOLDEN / f"{name}.txt"
     if os.environ.get("WANTIT_UPDATE_GOLDEN"):
         path.write_text(text)
     assert text.splitlines() == path.read_text().splitlines()
+
+
+def test_every_variant_has_a_golden_transcript():
+    assert {case["variant"] for case in CASES.values()} == set(VARIANTS)
