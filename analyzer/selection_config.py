@@ -39,6 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
+from kernels.games import selection as G
 from kernels.games import selection_hands as H
 
 from .errors import WantitError
@@ -84,10 +85,6 @@ USED = {"matched": H.USED_MATCHED, "all": H.USED_ALL}
 PROVISIONAL_NOTE = ("PROVISIONAL board (RULES.md §5.4): only Cosmopolitan, Low and High are from the seed; "
                     "slots 4-11 are placeholders from no source")
 
-B_KIND = 0
-B_USED = 1
-B_OPENING = 2
-BOARD_WIDTH = 3
 
 
 class BoardError(WantitError):
@@ -365,9 +362,12 @@ class Board:
     deck: dict | str | None = field(default=None, compare=False)
 
     def matrix(self) -> np.ndarray:
-        m = np.zeros((len(self.slots), BOARD_WIDTH), np.int64)
+        """The kernel's board matrix: one ``kernels.games.selection.BOARD_ROW`` per slot."""
+        m = np.zeros((len(self.slots), G.BOARD_WIDTH), np.int64)
         for i, s in enumerate(self.slots):
-            m[i] = (KINDS[s.kind], USED[s.used], int(s.opening))
+            m[i, G.BOARD_KIND] = KINDS[s.kind]
+            m[i, G.BOARD_USED] = USED[s.used]
+            m[i, G.BOARD_OPENING] = int(s.opening)
         return m
 
     @property

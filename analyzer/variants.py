@@ -120,7 +120,8 @@ class Variant:
     params: tuple
     presets: dict
     default_policy: str
-    n_rules: int
+    rules_layout: Any  # the kernel's rules vector Layout
+    policy_layout: Any  # the kernel's policy vector Layout
     aliases: tuple = field(default_factory=tuple)
     # check(players, rules dict) raises WantitError for combinations the rules forbid.
     check: Any = None
@@ -198,7 +199,7 @@ class Variant:
     def rules_vector(self, rules=None) -> np.ndarray:
         """Validated kernel rules vector from ``{name: value}`` overrides."""
         chosen = self.chosen_rules(rules)
-        vec = np.zeros(self.n_rules, dtype=np.float64)
+        vec = np.zeros(self.rules_layout.size, dtype=np.float64)
         for o in self.options:
             if o.writer is not None:
                 o.writer(chosen[o.name], vec)
@@ -260,7 +261,7 @@ class Variant:
 
     def policy_vector(self, spec=None) -> np.ndarray:
         values = self.policy_values(spec)
-        vec = np.zeros(max(p.index for p in self.params) + 1, dtype=np.float64)
+        vec = np.zeros(self.policy_layout.size, dtype=np.float64)
         for p in self.params:
             vec[p.index] = values[p.name]
         return vec
@@ -343,7 +344,8 @@ SELECTION_REJECTION = Variant(
     params=OFFER_PARAMS,
     presets=OFFER_PRESETS,
     default_policy="heuristic",
-    n_rules=selection_rejection.N_RULES,
+    rules_layout=selection_rejection.RULES,
+    policy_layout=P.OFFER_POLICY,
     aliases=("sr", "selection-rejection", "want_it", "polish"),
     game=E.GAME_SELECTION_REJECTION,
     kernel_module=selection_rejection,
@@ -375,7 +377,8 @@ DO_YA = Variant(
     params=OFFER_PARAMS,
     presets={**OFFER_PRESETS, "heuristic": {"aim": 0, "declare_low_top": 7}},
     default_policy="heuristic",
-    n_rules=do_ya.N_RULES,
+    rules_layout=do_ya.RULES,
+    policy_layout=P.OFFER_POLICY,
     aliases=("doya", "do-ya"),
     game=E.GAME_DO_YA,
     kernel_module=do_ya,
@@ -479,7 +482,8 @@ ANACONDA = Variant(
         "random_pass_best_high": {"random_pass": 1, "aim": 0, "declare_low_top": 0},
     },
     default_policy="heuristic",
-    n_rules=anaconda.N_RULES,
+    rules_layout=anaconda.RULES,
+    policy_layout=PP.PASS_POLICY,
     aliases=("pass_the_trash", "3-2-1", "howdy_doody"),
     check=_check_anaconda,
     game=E.GAME_ANACONDA,
@@ -617,7 +621,8 @@ TRAIN_WRECK = Variant(
         "never_act": {"pay_threshold": 1e6, "act_threshold": 1e6},
     },
     default_policy="heuristic",
-    n_rules=train_wreck.N_RULES,
+    rules_layout=train_wreck.RULES,
+    policy_layout=P.TRAIN_WRECK_POLICY,
     aliases=("tw", "train-wreck", "trainwreck"),
     game=E.GAME_TRAIN_WRECK,
     kernel_module=train_wreck,
@@ -672,7 +677,8 @@ SELECTION = Variant(
         "stand_pat": {"never_draw": 1},
     },
     default_policy="heuristic",
-    n_rules=selection_kernel.N_RULES,
+    rules_layout=selection_kernel.RULES,
+    policy_layout=selection_kernel.POLICY,
     aliases=("rulespal", "selection_rulespal", "selection_scoring"),
     game=E.GAME_SELECTION,
     kernel_module=selection_kernel,

@@ -19,7 +19,7 @@ from .policies import (
     ADAPTIVE_LOW_COUNT,
     DRAW_WEIGHT,
     LOW_MAX,
-    N_OFFER_PARAMS,
+    OFFER_POLICY,
     draw_bonus,
     high_value,
     low_card_count,
@@ -30,10 +30,17 @@ from .ranking import CAT_SHIFT, LOW_NO_PAIR, low_bit
 from .rng import below
 from .tables import FLUSH_CHECK, INITIAL_KEY
 
-SPITE_WEIGHT = N_OFFER_PARAMS  # penalty for passing a card the recipient seems to collect
-HIDE_RULE = N_OFFER_PARAMS + 1  # 0 hide my strongest card, 1 hide my weakest
-RANDOM_PASS = N_OFFER_PARAMS + 2  # 1: pass uniformly random cards (a baseline)
-N_PASS_PARAMS = N_OFFER_PARAMS + 3
+# Anaconda's policy vector: the offer games' parameters (those it uses keep their
+# meaning), then its own.
+PASS_POLICY = OFFER_POLICY.extend("pass_policy", [
+    ("spite_weight", 1),  # penalty for passing a card the recipient seems to collect
+    ("hide_rule", 1),  # 0 hide my strongest card, 1 hide my weakest
+    ("random_pass", 1),  # 1: pass uniformly random cards (a baseline)
+])
+SPITE_WEIGHT = PASS_POLICY.at.spite_weight
+HIDE_RULE = PASS_POLICY.at.hide_rule
+RANDOM_PASS = PASS_POLICY.at.random_pass
+N_PASS_PARAMS = PASS_POLICY.size
 
 THREES = np.uint64(0x0002_0002_0002_0002)  # every 3 (rank 1), suit-major mask
 KINGS = np.uint64(0x0800_0800_0800_0800)  # every K (rank 11)

@@ -18,21 +18,36 @@ from numba import njit
 
 from .cards import card_bit
 from .evaluate import high_mask, rank_sets
+from .layout import Layout
 from .ranking import CAT_SHIFT, LOW_NO_PAIR, popcount
+from .showdown import DECLARE_BOTH, DECLARE_HIGH, DECLARE_LOW
 
-# Parameter indices, shared by the offer games (Selection/Rejection, Do Ya).
-AIM = 0  # 0 high, 1 low, 2 adaptive
-TAKE_THRESHOLD = 1
-LOW_MAX = 2
-DENY_WEIGHT = 3
-ADAPTIVE_LOW_COUNT = 4
-DRAW_WEIGHT = 5
-DECLARE_LOW_TOP = 6
-DECLARE_BOTH_CATEGORY = 7
-FEAR_VISIBLE_LOW = 8
-SEQUENTIAL_GRAB = 9
-POOL_THRESHOLD = 10
-N_OFFER_PARAMS = 11
+# The offer games' policy vector (Selection/Rejection, Do Ya; Anaconda's extends it).
+OFFER_POLICY = Layout("offer_policy", [
+    ("aim", 1),  # 0 high, 1 low, 2 adaptive
+    ("take_threshold", 1),
+    ("low_max", 1),
+    ("deny_weight", 1),
+    ("adaptive_low_count", 1),
+    ("draw_weight", 1),
+    ("declare_low_top", 1),
+    ("declare_both_category", 1),
+    ("fear_visible_low", 1),
+    ("sequential_grab", 1),
+    ("pool_threshold", 1),
+])
+AIM = OFFER_POLICY.at.aim
+TAKE_THRESHOLD = OFFER_POLICY.at.take_threshold
+LOW_MAX = OFFER_POLICY.at.low_max
+DENY_WEIGHT = OFFER_POLICY.at.deny_weight
+ADAPTIVE_LOW_COUNT = OFFER_POLICY.at.adaptive_low_count
+DRAW_WEIGHT = OFFER_POLICY.at.draw_weight
+DECLARE_LOW_TOP = OFFER_POLICY.at.declare_low_top
+DECLARE_BOTH_CATEGORY = OFFER_POLICY.at.declare_both_category
+FEAR_VISIBLE_LOW = OFFER_POLICY.at.fear_visible_low
+SEQUENTIAL_GRAB = OFFER_POLICY.at.sequential_grab
+POOL_THRESHOLD = OFFER_POLICY.at.pool_threshold
+N_OFFER_PARAMS = OFFER_POLICY.size
 
 ALWAYS = -1e5  # a threshold at or below this takes every card without estimating
 
@@ -141,10 +156,7 @@ def wants_card(t, policy, natural, w, card, next_visible, next_w, next_forced):
     return score >= policy[TAKE_THRESHOLD]
 
 
-# Declarations.
-DECLARE_HIGH = 0
-DECLARE_LOW = 1
-DECLARE_BOTH = 2
+# Declarations: the showdown's codes (kernels.showdown.DECLARE_*).
 
 
 @njit(cache=True)
@@ -196,13 +208,21 @@ def declare(policy, high, low, opponents_up, n_opponents, earlier, n_earlier, la
 # discarded, stolen, held face up). A fresh card is judged as the mean over the cards
 # it has not seen.
 
-TW_PAY_THRESHOLD = 0
-TW_FEE_WEIGHT = 1
-TW_DENY_WEIGHT = 2
-TW_DRAW_WEIGHT = 3
-TW_STEAL_AIM = 4
-TW_ACT_THRESHOLD = 5
-N_TW_PARAMS = 6
+TRAIN_WRECK_POLICY = Layout("train_wreck_policy", [
+    ("pay_threshold", 1),
+    ("fee_weight", 1),
+    ("deny_weight", 1),
+    ("draw_weight", 1),
+    ("steal_aim", 1),
+    ("act_threshold", 1),
+])
+TW_PAY_THRESHOLD = TRAIN_WRECK_POLICY.at.pay_threshold
+TW_FEE_WEIGHT = TRAIN_WRECK_POLICY.at.fee_weight
+TW_DENY_WEIGHT = TRAIN_WRECK_POLICY.at.deny_weight
+TW_DRAW_WEIGHT = TRAIN_WRECK_POLICY.at.draw_weight
+TW_STEAL_AIM = TRAIN_WRECK_POLICY.at.steal_aim
+TW_ACT_THRESHOLD = TRAIN_WRECK_POLICY.at.act_threshold
+N_TW_PARAMS = TRAIN_WRECK_POLICY.size
 
 TW_NEVER = 1e5  # a pay threshold at or above this never pays, without estimating
 TW_NOT_BEST_SHOWING = 10.0  # the hurt score's penalty for a victim other than the best hand showing

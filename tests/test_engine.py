@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from analyzer.engine import Inputs, decision, new_state, new_stream, play_state
-from analyzer.variants import REGISTRY, get_variant
+from analyzer.variants import REGISTRY, VARIANTS, get_variant
 from kernels import engine as E
 from kernels.cards import card_bit
 from kernels.games import common as C
@@ -181,3 +181,30 @@ def test_forcing_an_illegal_action_or_after_the_end_is_a_clear_error():
     play_state(inp, st, new_stream(0, 0))
     with pytest.raises(WantitError, match="deal is over"):
         play_state(inp, st, new_stream(0, 0), forced=0)
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_rules_and_policy_vectors_follow_the_kernels_layouts(name):
+    """Every policy parameter sits at the slot of its own name in the kernel's policy
+    layout; every rules option at the start of a distinct field of the rules layout,
+    and every field of the game's own is written by an option (a multi-slot writer
+    covers the fields after its own, as the pass schedule does; a showdown option a
+    game has no use for, such as natural_beats_wild without wild cards, stays 0)."""
+    v = get_variant(name)
+    pol = v.policy_layout
+    for p in v.params:
+        assert pol.offsets[p.name] == p.index
+    starts = {off: f for f, off in v.rules_layout.offsets.items()}
+    indices = [o.index for o in v.options]
+    assert len(set(indices)) == len(indices) and set(indices) <= set(starts)
+    written_by = None
+    shared = set(C.SHOWDOWN_RULES.offsets) if v.kind == "pot" else set()
+    for f in v.rules_layout.offsets:
+        option = next((o for o in v.options if o.index == v.rules_layout.offsets[f]), None)
+        if option is not None:
+            written_by = option
+        elif f in shared:
+            written_by = None
+        else:
+            assert written_by is not None and written_by.writer is not None, f"{name}: rules field {f} has no option"
+    assert v.rules_vector().shape == (v.rules_layout.size,) and v.policy_vector().shape == (pol.size,)

@@ -39,7 +39,7 @@ from .common import (
     EV_PASS_PHASE,
     EV_PASS_SKIPPED,
     EV_ROLL,
-    N_SHOWDOWN_RULES,
+    SHOWDOWN_RULES,
     PH_DECLARE,
     PH_DONE,
     POT_RESULT,
@@ -60,14 +60,22 @@ from .common import (
     void_deal,
 )
 
-R_HAND_SIZE = N_SHOWDOWN_RULES  # AN-A7: 7, or 6 (discard one)
-R_PASS_TO_SELF = N_SHOWDOWN_RULES + 1  # AN-A3: 0 wrap the offset, 1 skip the phase
-R_WILD = N_SHOWDOWN_RULES + 2  # 0 none, 1 Howdy Doody (3s wild high, Ks wild low)
-R_FIVE_KIND = N_SHOWDOWN_RULES + 3  # five-of-a-kind position (wild cards)
-R_N_PASSES = N_SHOWDOWN_RULES + 4
-R_PASSES = N_SHOWDOWN_RULES + 5  # (cards, offset) pairs
 MAX_PASSES = 6
-N_RULES = R_PASSES + 2 * MAX_PASSES
+RULES = SHOWDOWN_RULES.extend("anaconda_rules", [
+    ("hand_size", 1),  # AN-A7: 7, or 6 (discard one)
+    ("pass_to_self", 1),  # AN-A3: 0 wrap the offset, 1 skip the phase
+    ("wild", 1),  # 0 none, 1 Howdy Doody (3s wild high, Ks wild low)
+    ("five_kind", 1),  # five-of-a-kind position (wild cards)
+    ("n_passes", 1),
+    ("passes", (MAX_PASSES, 2)),  # (cards, offset) pairs
+])
+R_HAND_SIZE = RULES.at.hand_size
+R_PASS_TO_SELF = RULES.at.pass_to_self
+R_WILD = RULES.at.wild
+R_FIVE_KIND = RULES.at.five_kind
+R_N_PASSES = RULES.at.n_passes
+R_PASSES = RULES.at.passes
+N_RULES = RULES.size
 
 PASS_WRAP = 0
 PASS_SKIP = 1

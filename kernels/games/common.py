@@ -10,17 +10,29 @@ from ..policies import DECLARE_BOTH, DECLARE_HIGH, DECLARE_LOW, declare
 from ..rng import DECK_SIZE, DECK_TOP, draw, fill_deck, restock, stack_deck
 from ..showdown import SPLIT_DECLARE, settle
 
-# Rules vector: the showdown options sit at the same indices in every game.
-R_SPLIT_MODE = 0
-R_LOW_QUALIFIER = 1  # low threshold strength (1 = any low)
-R_DECLARE_MODE = 2  # 0 simultaneous, 1 sequential
-R_BOTH_OUTRIGHT = 3
-R_ALL_FAILED = 4
-R_CHIP_MODE = 5
-R_ODD_CHIP = 6
-R_ANTE = 7
-R_NATURAL_BEATS_WILD = 8
-N_SHOWDOWN_RULES = 9
+# Rules vector (float64): the showdown options open every pot game's rules layout,
+# so they sit at the same indices in every game (``SHOWDOWN_RULES.extend``).
+SHOWDOWN_RULES = Layout("showdown_rules", [
+    ("split_mode", 1),  # kernels.showdown.SPLIT_*
+    ("low_qualifier", 1),  # low threshold strength (1 = any low)
+    ("declare_mode", 1),  # 0 simultaneous, 1 sequential
+    ("both_outright", 1),
+    ("all_failed", 1),
+    ("chip_mode", 1),
+    ("odd_chip", 1),
+    ("ante", 1),
+    ("natural_beats_wild", 1),
+])
+R_SPLIT_MODE = SHOWDOWN_RULES.at.split_mode
+R_LOW_QUALIFIER = SHOWDOWN_RULES.at.low_qualifier
+R_DECLARE_MODE = SHOWDOWN_RULES.at.declare_mode
+R_BOTH_OUTRIGHT = SHOWDOWN_RULES.at.both_outright
+R_ALL_FAILED = SHOWDOWN_RULES.at.all_failed
+R_CHIP_MODE = SHOWDOWN_RULES.at.chip_mode
+R_ODD_CHIP = SHOWDOWN_RULES.at.odd_chip
+R_ANTE = SHOWDOWN_RULES.at.ante
+R_NATURAL_BEATS_WILD = SHOWDOWN_RULES.at.natural_beats_wild
+N_SHOWDOWN_RULES = SHOWDOWN_RULES.size
 
 DECLARE_SIMULTANEOUS = 0
 DECLARE_SEQUENTIAL = 1

@@ -32,7 +32,7 @@ from .common import (
     EV_ROUND,
     EV_TAKE,
     EV_TURN_UP,
-    N_SHOWDOWN_RULES,
+    SHOWDOWN_RULES,
     PH_DECLARE,
     PH_DONE,
     POOL_DRAW,
@@ -58,11 +58,17 @@ from .common import (
     void_deal,
 )
 
-R_MAX_REJECTIONS = N_SHOWDOWN_RULES
-R_WILD_MODE = N_SHOWDOWN_RULES + 1  # DY-A2: 0 hole card only, 1 every card of its rank
-R_FIVE_KIND = N_SHOWDOWN_RULES + 2  # DY-A1: kernels.ranking.FK_*
-R_WILD_DUPLICATE = N_SHOWDOWN_RULES + 3  # DY-A3
-N_RULES = N_SHOWDOWN_RULES + 4
+RULES = SHOWDOWN_RULES.extend("do_ya_rules", [
+    ("max_rejections", 1),
+    ("wild_mode", 1),  # DY-A2: 0 hole card only, 1 every card of its rank
+    ("five_kind", 1),  # DY-A1: kernels.ranking.FK_*
+    ("wild_duplicate", 1),  # DY-A3
+])
+R_MAX_REJECTIONS = RULES.at.max_rejections
+R_WILD_MODE = RULES.at.wild_mode
+R_FIVE_KIND = RULES.at.five_kind
+R_WILD_DUPLICATE = RULES.at.wild_duplicate
+N_RULES = RULES.size
 
 WILD_HOLE_CARD = 0
 WILD_RANK = 1

@@ -127,44 +127,78 @@ MAX_PLAYERS = 6
 MIN_KEEP = 2
 MAX_SLOTS = 16
 MAX_SLOT_SCORE = MAX_USED * 25
-BOARD_KIND = 0  # board matrix columns (analyzer.selection_config.B_*)
-BOARD_USED = 1
-BOARD_OPENING = 2
+# One row of the board matrix (int64; analyzer.selection_config writes it).
+BOARD_ROW = Layout("board_row", [
+    ("kind", 1),  # K_*
+    ("used", 1),  # USED_MATCHED or USED_ALL
+    ("opening", 1),  # 1: the opening slot (Cosmopolitan)
+])
+BOARD_KIND = BOARD_ROW.at.kind
+BOARD_USED = BOARD_ROW.at.used
+BOARD_OPENING = BOARD_ROW.at.opening
+BOARD_WIDTH = BOARD_ROW.size
 
 # Rules vector (RULES.md §5.7).
-R_ACE_ONE = 0  # SE-A3: an ace is a numerical 1 (11 points) in Low / High
-R_STRICT_ZERO = 1  # SE-A4: once High is 0, Low can only be 0
-R_VOLUNTARY_SCRATCH = 2  # SE-A5
-R_DECLARE_TARGET = 3  # SE-A6: the target slot is declared before the draws
-R_CARRY_HAND = 4  # SE-A7: hands carried over between rounds instead of a fresh deal
-R_RESHUFFLE = 5  # SE-A8: RESHUFFLE_* for the discard pile that becomes the stock
-R_LOW_HIGH_MIN = 6  # SE-A11: fewest cards in Low / High
-N_RULES = 7
+RULES = Layout("selection_rules", [
+    ("ace_one", 1),  # SE-A3: an ace is a numerical 1 (11 points) in Low / High
+    ("strict_zero", 1),  # SE-A4: once High is 0, Low can only be 0
+    ("voluntary_scratch", 1),  # SE-A5
+    ("declare_target", 1),  # SE-A6: the target slot is declared before the draws
+    ("carry_hand", 1),  # SE-A7: hands carried over between rounds instead of a fresh deal
+    ("reshuffle", 1),  # SE-A8: RESHUFFLE_* for the discard pile that becomes the stock
+    ("low_high_min", 1),  # SE-A11: fewest cards in Low / High
+])
+R_ACE_ONE = RULES.at.ace_one
+R_STRICT_ZERO = RULES.at.strict_zero
+R_VOLUNTARY_SCRATCH = RULES.at.voluntary_scratch
+R_DECLARE_TARGET = RULES.at.declare_target
+R_CARRY_HAND = RULES.at.carry_hand
+R_RESHUFFLE = RULES.at.reshuffle
+R_LOW_HIGH_MIN = RULES.at.low_high_min
+N_RULES = RULES.size
 RESHUFFLE_SHUFFLE = 0
 RESHUFFLE_IN_ORDER = 1
 
 # Policy vector.
-P_PAR_WEIGHT = 0  # aim at / fill the slot maximising score - par_weight * par
-P_KEEP_MIN = 1  # Low / High: keep numerical cards worth at least this while draws remain
-P_LOW_CAP = 2  # Low filled before High: score at most this (leave room for High)
-P_NEVER_DRAW = 3  # 1: stand pat at every draw (a baseline)
-P_REAIM = 4  # 1: re-estimate every open slot at every draw; 0: only at a round's first draw
-N_POLICY = 5
+POLICY = Layout("selection_policy", [
+    ("par_weight", 1),  # aim at / fill the slot maximising score - par_weight * par
+    ("keep_min", 1),  # Low / High: keep numerical cards worth at least this while draws remain
+    ("low_cap", 1),  # Low filled before High: score at most this (leave room for High)
+    ("never_draw", 1),  # 1: stand pat at every draw (a baseline)
+    ("reaim", 1),  # 1: re-estimate every open slot at every draw; 0: only at a round's first draw
+])
+P_PAR_WEIGHT = POLICY.at.par_weight
+P_KEEP_MIN = POLICY.at.keep_min
+P_LOW_CAP = POLICY.at.low_cap
+P_NEVER_DRAW = POLICY.at.never_draw
+P_REAIM = POLICY.at.reaim
+N_POLICY = POLICY.size
 
 # Per-seat constants derived from the deck and the policy.
-A_GOOD_TOTAL = 0  # numerical cards in the deck worth >= keep_min in Low / High
-A_GOOD_MEAN = 1  # their mean points
-A_MEAN_POINTS = 2  # mean card points of the deck
-AUX_WIDTH = 3
+AUX = Layout("selection_aux", [
+    ("good_total", 1),  # numerical cards in the deck worth >= keep_min in Low / High
+    ("good_mean", 1),  # their mean points
+    ("mean_points", 1),  # mean card points of the deck
+])
+A_GOOD_TOTAL = AUX.at.good_total
+A_GOOD_MEAN = AUX.at.good_mean
+A_MEAN_POINTS = AUX.at.mean_points
+AUX_WIDTH = AUX.size
 
 # A seat's parameter row ``sp`` (float64): the rules, its policy, its deck
 # constants and its par per slot, in one array (numba counts references to every
 # array argument of a call, so fewer arrays make the decisions cheaper).
-SP_RULES = 0
-SP_POLICY = 8
-SP_AUX = 16
-SP_PAR = 20
-SP_WIDTH = SP_PAR + MAX_SLOTS
+SEAT_PARAMS = Layout("selection_seat_params", [
+    ("rules", N_RULES),
+    ("policy", N_POLICY),
+    ("aux", AUX_WIDTH),
+    ("par", MAX_SLOTS),
+])
+SP_RULES = SEAT_PARAMS.at.rules
+SP_POLICY = SEAT_PARAMS.at.policy
+SP_AUX = SEAT_PARAMS.at.aux
+SP_PAR = SEAT_PARAMS.at.par
+SP_WIDTH = SEAT_PARAMS.size
 
 # Stock state.
 ST_TOP = 0

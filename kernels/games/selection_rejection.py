@@ -26,7 +26,7 @@ from .common import (
     EV_ROUND,
     EV_TAKE,
     EV_TURN_UP,
-    N_SHOWDOWN_RULES,
+    SHOWDOWN_RULES,
     PH_DECLARE,
     PH_DONE,
     POT_RESULT,
@@ -54,10 +54,15 @@ from .common import (
 )
 
 # Game rules (after the shared showdown options).
-R_MAX_REJECTIONS = N_SHOWDOWN_RULES  # SR-A1: 2, or 1 (ickdb)
-R_LAST_PLAYER_RULE = N_SHOWDOWN_RULES + 1  # SR-A2: 0 forced take, 1 fresh card
-R_FIRST_UPCARD_OFFERED = N_SHOWDOWN_RULES + 2  # SR-A9
-N_RULES = N_SHOWDOWN_RULES + 3
+RULES = SHOWDOWN_RULES.extend("selection_rejection_rules", [
+    ("max_rejections", 1),  # SR-A1: 2, or 1 (ickdb)
+    ("last_player_rule", 1),  # SR-A2: 0 forced take, 1 fresh card
+    ("first_upcard_offered", 1),  # SR-A9
+])
+R_MAX_REJECTIONS = RULES.at.max_rejections
+R_LAST_PLAYER_RULE = RULES.at.last_player_rule
+R_FIRST_UPCARD_OFFERED = RULES.at.first_upcard_offered
+N_RULES = RULES.size
 
 LAST_PLAYER_FORCED = 0
 LAST_PLAYER_FRESH_CARD = 1

@@ -74,7 +74,7 @@ from .common import (
     EXTRA_DECLINE,
     EXTRA_TAKE,
     HOLE_BLIND,
-    N_SHOWDOWN_RULES,
+    SHOWDOWN_RULES,
     PAY,
     PH_DECLARE,
     PH_DONE,
@@ -99,18 +99,31 @@ from .common import (
 )
 
 # Game rules (after the shared showdown options).
-R_FEE_UNIT = N_SHOWDOWN_RULES  # TW-A1: chips (the big bet, 4, by default)
-R_FEE_MULTIPLIERS = N_SHOWDOWN_RULES + 1  # three slots: streets 4, 5, 6
-R_SPECIAL_PAIRS = N_SHOWDOWN_RULES + 4  # thirteen slots, ranks 2..A: ACTION_*
-R_TARGETS = N_SHOWDOWN_RULES + 17  # TW-A3: TARGETS_*
-R_SPECIAL_TIMING = N_SHOWDOWN_RULES + 18  # TW-A4: TIMING_*
-R_RETRIGGER = N_SHOWDOWN_RULES + 19  # TW-A5
-R_ACTIONS_OPTIONAL = N_SHOWDOWN_RULES + 20  # TW-A7
-R_PAIRS_COUNT_EXTRAS = N_SHOWDOWN_RULES + 21  # TW-A11
-R_RESHUFFLE_BURIED = N_SHOWDOWN_RULES + 22  # TW-A9 (b)
-R_COMMUNITY_CARD = N_SHOWDOWN_RULES + 23  # TW-A9 (c)
-R_INCLUDE_FOLDED = N_SHOWDOWN_RULES + 24  # TW-A3: no effect in equity mode (nobody folds)
-N_RULES = N_SHOWDOWN_RULES + 25
+RULES = SHOWDOWN_RULES.extend("train_wreck_rules", [
+    ("fee_unit", 1),  # TW-A1: chips (the big bet, 4, by default)
+    ("fee_multipliers", 3),  # streets 4, 5, 6
+    ("special_pairs", 13),  # ranks 2..A: ACTION_*
+    ("targets", 1),  # TW-A3: TARGETS_*
+    ("special_timing", 1),  # TW-A4: TIMING_*
+    ("retrigger", 1),  # TW-A5
+    ("actions_optional", 1),  # TW-A7
+    ("pairs_count_extras", 1),  # TW-A11
+    ("reshuffle_buried", 1),  # TW-A9 (b)
+    ("community_card", 1),  # TW-A9 (c)
+    ("include_folded", 1),  # TW-A3: no effect in equity mode (nobody folds)
+])
+R_FEE_UNIT = RULES.at.fee_unit
+R_FEE_MULTIPLIERS = RULES.at.fee_multipliers
+R_SPECIAL_PAIRS = RULES.at.special_pairs
+R_TARGETS = RULES.at.targets
+R_SPECIAL_TIMING = RULES.at.special_timing
+R_RETRIGGER = RULES.at.retrigger
+R_ACTIONS_OPTIONAL = RULES.at.actions_optional
+R_PAIRS_COUNT_EXTRAS = RULES.at.pairs_count_extras
+R_RESHUFFLE_BURIED = RULES.at.reshuffle_buried
+R_COMMUNITY_CARD = RULES.at.community_card
+R_INCLUDE_FOLDED = RULES.at.include_folded
+N_RULES = RULES.size
 
 ACTION_NONE = 0
 ACTION_EXTRA_CARD = 1
