@@ -208,3 +208,19 @@ def test_rules_and_policy_vectors_follow_the_kernels_layouts(name):
         else:
             assert written_by is not None and written_by.writer is not None, f"{name}: rules field {f} has no option"
     assert v.rules_vector().shape == (v.rules_layout.size,) and v.policy_vector().shape == (pol.size,)
+
+
+@pytest.mark.parametrize("name", sorted(n for n in REGISTRY if get_variant(n).kind == "pot"))
+def test_a_pot_carried_into_the_deal_is_paid_out_with_the_antes(name):
+    """§0.8.8: chips carried over from an earlier deal sit in the state's pot; the
+    winners take them with this deal's antes and fees, so the nets sum to them."""
+    v = get_variant(name)
+    inp = _inputs(name)
+    for seed in range(5):
+        st = new_state(inp, dealer=0)
+        v.state.put(st, "carried_in", 3 * C.UNITS)
+        out = play_state(inp, st, new_stream(seed, 0)).result
+        payout = v.result.view(out, "payout")[:inp.players]
+        paid = v.result.view(out, "paid")[:inp.players]
+        assert payout.sum() == pytest.approx(paid.sum() + 3 - out[v.result.at.carry], abs=1e-12)
+        assert (payout - paid).sum() + out[v.result.at.carry] == pytest.approx(3, abs=1e-12)

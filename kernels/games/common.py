@@ -172,6 +172,7 @@ POT_STATE = BASE_STATE.extend("pot", [
     ("high_natural", SEATS),  # 1: the high hand uses no wild card
     ("odd_high", SEATS),  # the odd-chip cards (RULES.md §0.8.9)
     ("odd_low", SEATS),
+    ("carried_in", 1),  # chips already in the pot, carried over from an earlier deal (§0.8.8), in 1/UNITS
 ])
 B = BASE_STATE.at
 P = POT_STATE.at
@@ -412,7 +413,7 @@ def settle_deal(rules, st, trace, out):
             s = (dealer + k) % n
             if st[P.active + s]:
                 note(trace, st, EV_DECLARE, s, -1, st[P.declared + s], 0)
-    pot = 0.0
+    pot = st[P.carried_in] / UNITS
     for s in range(n):
         st[P.odd_high + s] = high_odd_card(mask_at(st, P.natural + s), st[P.high + s])
         st[P.odd_low + s] = low_odd_card(mask_at(st, P.natural + s), st[P.low + s])
