@@ -6,8 +6,8 @@ Run from the repository root:
     python benchmarks/bench_games.py --quick              # 20,000 deals: smoke run
     python benchmarks/bench_games.py --deals 500000 --out results/x.csv
 
-Every variant of ``analyzer.variants.VARIANTS`` (so a game added to the registry
-is picked up with no change here) plays complete deals at 2, 4 and 7 players,
+Every pot game of ``analyzer.variants.REGISTRY`` (so a game added to the registry
+is picked up with no change here; the scored Selection has bench_selection.py) plays complete deals at 2, 4 and 7 players,
 with the same policy preset at every seat (``always_take``, the baseline, and
 ``heuristic``), at one numba thread and at all of them. The kernel entry point
 the engine's one batch driver (``kernels.engine.play_batch``) is called directly,
@@ -300,7 +300,7 @@ def main():
     args = parse_args()
     all_threads = numba.config.NUMBA_NUM_THREADS
     thread_counts = sorted({1, all_threads})
-    variants = list(REGISTRY.values())
+    variants = [v for v in REGISTRY.values() if v.kind == "pot"]  # Selection: bench_selection.py
 
     t = _tables()
     seconds = compile_all(t, variants)

@@ -8,11 +8,16 @@ Two paths give the same strengths:
   and wild cards. It works on a suit-major card mask (``kernels.cards``) and the
   rank-set evaluators of ``kernels.ranking``.
 
-Every function takes the tables as its first argument (an ``EvalTables``), never
-from a global: numba's cache would not notice a changed global array.
+Every function takes the tables as its first argument ``t``: one ``uint32`` array
+(``eval_tables``) holding the flush table, the row offsets of the perfect hash and
+the high and low tables, read through ``rank_slot`` / ``high_at`` / ``low_at`` /
+``flush_at``. One plain array, not a tuple of arrays: numba updates the reference
+count of every array in a tuple argument on each call that is not inlined (about
+50 ns for five arrays, measured), and the game kernels make many such calls per
+deal. The card keys are a constant (``CARD_KEYS``) derived from the multipliers in
+``kernels/tables.py``; the tables are data and never a global, since numba's cache
+would not notice a changed global array.
 """
-
-from collections import namedtuple
 
 import numpy as np
 from numba import njit, prange
@@ -38,9 +43,15 @@ from .ranking import (
     top_bit,
     top_nibbles,
 )
-from .tables import FLUSH_CHECK, INITIAL_KEY, ROW_MASK, ROW_SHIFT, load_tables
+from .tables import FLUSH_CHECK, INITIAL_KEY, ROW_MASK, ROW_SHIFT, card_keys, load_tables
 
-EvalTables = namedtuple("EvalTables", "card_keys offsets high low flush")
+CARD_KEYS = card_keys()  # the 64-bit key of each card code (a compile-time constant)
+# The packed tables: [high start, low start | flush table | row offsets | high | low].
+T_HIGH_AT = 0
+T_LOW_AT = 1
+T_FLUSH = 2
+FLUSH_SIZE = 1 << 13
+T_OFFSETS = T_FLUSH + FLUSH_SIZE
 
 ROYAL_FLUSH_STRENGTH = pack(STRAIGHT_FLUSH, 13, 12, 11, 10, 9)
 LOW_ORDER = np.array([12, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], dtype=np.int64)
@@ -48,9 +59,35 @@ _SUIT_COUNTER_SHIFT = np.uint64(32)
 
 
 def eval_tables():
-    """The shipped lookup tables, as the tuple every evaluator takes."""
+    """The shipped lookup tables packed into the one ``uint32`` array every
+    evaluator takes (see the module docstring)."""
     t = load_tables()
-    return EvalTables(t["card_keys"], t["offsets"], t["high"], t["low"], t["flush"])
+    if not np.array_equal(t["card_keys"], CARD_KEYS) or t["flush"].shape[0] != FLUSH_SIZE:
+        raise RuntimeError("kernels/data/eval_tables.npz does not match kernels/tables.py: "
+                           "rebuild it with python -m kernels.tables")
+    high_at = T_OFFSETS + t["offsets"].shape[0]
+    low_at = high_at + t["high"].shape[0]
+    head = np.array([high_at, low_at], np.uint32)
+    return np.ascontiguousarray(np.concatenate([head, t["flush"], t["offsets"], t["high"], t["low"]]),
+                                dtype=np.uint32)
+
+
+@njit(cache=True, inline="always")
+def high_at(t, slot):
+    """The high table's value at a slot (``rank_slot``)."""
+    return t[t[T_HIGH_AT] + slot]
+
+
+@njit(cache=True, inline="always")
+def low_at(t, slot):
+    """The low table's value at a slot (``rank_slot``)."""
+    return t[t[T_LOW_AT] + slot]
+
+
+@njit(cache=True, inline="always")
+def flush_at(t, ranks):
+    """The flush table's value for a 13-bit rank set."""
+    return t[T_FLUSH + ranks]
 
 
 # --------------------------------------------------------------------- hashed path
@@ -60,7 +97,7 @@ def eval_tables():
 def rank_slot(t, key):
     """Table index of the rank part of a hand key."""
     rk = np.uint32(key)
-    return (rk & np.uint32(ROW_MASK)) + t.offsets[rk >> np.uint32(ROW_SHIFT)]
+    return (rk & np.uint32(ROW_MASK)) + t[T_OFFSETS + (rk >> np.uint32(ROW_SHIFT))]
 
 
 @njit(cache=True, inline="always")
@@ -79,7 +116,7 @@ def flush_suit(key):
 @njit(cache=True, inline="always")
 def hand_key(t, codes, n):
     """Sum of the keys of ``codes[:n]`` (unrolled for the common seven cards)."""
-    k = t.card_keys
+    k = CARD_KEYS
     if n == 7:
         return (INITIAL_KEY + k[codes[0]] + k[codes[1]] + k[codes[2]] + k[codes[3]]
                 + k[codes[4]] + k[codes[5]] + k[codes[6]])
@@ -97,7 +134,7 @@ def flush_value(t, key, codes, n):
     for j in range(n):
         if codes[j] & 3 == suit:
             ranks |= 1 << (codes[j] >> 2)
-    return t.flush[ranks]
+    return flush_at(t, ranks)
 
 
 @njit(cache=True, inline="always")
@@ -105,7 +142,7 @@ def high_from_key(t, key, codes, n):
     """High strength of ``codes[:n]`` (5 to 7 real cards, no wilds) from their key."""
     # The rank lookup is valid for flush hands too; doing it unconditionally and
     # patching the rare flush afterwards keeps the hot loop branch-light (2.6x faster).
-    value = t.high[rank_slot(t, key)]
+    value = high_at(t, rank_slot(t, key))
     if key & FLUSH_CHECK:
         value = flush_value(t, key, codes, n)
     return value
@@ -120,7 +157,7 @@ def high_hashed(t, codes, n):
 @njit(cache=True, inline="always")
 def low_hashed(t, codes, n):
     """Ace-to-five low strength of ``codes[:n]``: 5 to 7 real cards, no wilds."""
-    return t.low[rank_slot(t, hand_key(t, codes, n))]
+    return low_at(t, rank_slot(t, hand_key(t, codes, n)))
 
 
 # ----------------------------------------------------------------------- mask path
@@ -188,7 +225,7 @@ def rank_key(t, natural):
     key = np.uint64(0)
     m = natural
     while m:
-        key += t.card_keys[4 * (low_bit(m) & 15)]  # bit 16*suit + rank -> that rank's key
+        key += CARD_KEYS[4 * (low_bit(m) & 15)]  # bit 16*suit + rank -> that rank's key
         m &= m - np.uint64(1)
     return key & np.uint64(0xFFFFFFFF)
 
@@ -202,16 +239,16 @@ def _hashed_rank_only_wild(t, natural, r1, r2, r3, r4, w):
         ca = _count(r1, r2, r3, r4, a)
         if ca >= 4:
             continue
-        ka = key + (t.card_keys[4 * a] & np.uint64(0xFFFFFFFF))
+        ka = key + (CARD_KEYS[4 * a] & np.uint64(0xFFFFFFFF))
         if w == 1:
-            best = max(best, np.int64(t.high[rank_slot(t, ka)]))
+            best = max(best, np.int64(high_at(t, rank_slot(t, ka))))
             continue
         for b in range(a, 13):
             cb = _count(r1, r2, r3, r4, b) + (1 if b == a else 0)
             if cb >= 4:
                 continue
-            kb = ka + (t.card_keys[4 * b] & np.uint64(0xFFFFFFFF))
-            best = max(best, np.int64(t.high[rank_slot(t, kb)]))
+            kb = ka + (CARD_KEYS[4 * b] & np.uint64(0xFFFFFFFF))
+            best = max(best, np.int64(high_at(t, rank_slot(t, kb))))
     return best
 
 
@@ -257,7 +294,7 @@ def high_mask(t, natural, w, five_kind_position, wild_may_duplicate):
         best = 0
     if w == 0:
         if popcount(natural) <= 7:
-            best = np.int64(t.high[rank_slot(t, rank_key(t, natural))])
+            best = np.int64(high_at(t, rank_slot(t, rank_key(t, natural))))
         else:
             best = high_from_rank_sets(r1, r2, r3, r4)
     elif w < 5:
@@ -272,7 +309,7 @@ def high_mask(t, natural, w, five_kind_position, wild_may_duplicate):
     for suit in range(4):
         ranks = np.int64((natural >> np.uint64(16 * suit)) & np.uint64(0x1FFF))
         if w == 0:
-            f = np.int64(t.flush[ranks])
+            f = np.int64(flush_at(t, ranks))
             if five_kind_position == FK_ABOVE_SF_BELOW_NATURAL_ROYAL and f == ROYAL_FLUSH_STRENGTH:
                 f = pack(NATURAL_ROYAL, 13, 12, 11, 10, 9)
         else:
@@ -321,7 +358,7 @@ def high_batch_hashed(t, cards, five_kind_position, out):
         # cards[i] is written out each time: naming the row in a local variable
         # halves the speed of this loop (numba 0.6x keeps the view alive).
         key = hand_key(t, cards[i], k)
-        value = t.high[rank_slot(t, key)]
+        value = high_at(t, rank_slot(t, key))
         if key & FLUSH_CHECK:
             value = flush_value(t, key, cards[i], k)
         out[i] = value

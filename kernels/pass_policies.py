@@ -10,7 +10,7 @@ and received, never what it is about to receive.
 import numpy as np
 from numba import njit
 
-from .evaluate import flush_suit, high_mask, low_mask, rank_slot
+from .evaluate import CARD_KEYS, flush_at, flush_suit, high_at, high_mask, low_at, low_mask, rank_slot
 from .policies import (
     AIM,
     AIM_ADAPTIVE,
@@ -77,7 +77,7 @@ def mask_key(t, cards):
     key = INITIAL_KEY
     m = cards
     while m:
-        key += t.card_keys[bit_to_code(m & (~m + np.uint64(1)))]
+        key += CARD_KEYS[bit_to_code(m & (~m + np.uint64(1)))]
         m &= m - np.uint64(1)
     return key
 
@@ -86,10 +86,10 @@ def mask_key(t, cards):
 def plain_high(t, key, cards):
     """High strength of up to seven natural cards from their key (incremental:
     a key minus one card's key is the key of the hand without it)."""
-    value = np.int64(t.high[rank_slot(t, key)])
+    value = np.int64(high_at(t, rank_slot(t, key)))
     if key & FLUSH_CHECK:
         suit = flush_suit(key)
-        value = np.int64(t.flush[(cards >> np.uint64(16 * suit)) & np.uint64(0x1FFF)])
+        value = np.int64(flush_at(t, (cards >> np.uint64(16 * suit)) & np.uint64(0x1FFF)))
     return value
 
 
@@ -196,9 +196,9 @@ def _five_values(t, hand, discard, full_key, howdy, fk):
     key = full_key
     m = discard
     while m:
-        key -= t.card_keys[bit_to_code(m & (~m + np.uint64(1)))]
+        key -= CARD_KEYS[bit_to_code(m & (~m + np.uint64(1)))]
         m &= m - np.uint64(1)
-    return plain_high(t, key, five), np.int64(t.low[rank_slot(t, key)])
+    return plain_high(t, key, five), np.int64(low_at(t, rank_slot(t, key)))
 
 
 @njit(cache=True)

@@ -7,7 +7,7 @@ from numba import njit
 from ..cards import NO_CARD, card_bit
 from ..layout import Layout
 from ..policies import DECLARE_BOTH, DECLARE_HIGH, DECLARE_LOW, declare
-from ..rng import DECK_SIZE, DECK_TOP, draw, fill_deck, restock, stack_deck
+from ..rng import DECK_SIZE, DECK_STACKED, DECK_TOP, below, fill_deck, restock, stack_deck
 from ..showdown import SPLIT_DECLARE, settle
 
 # Rules vector (float64): the showdown options open every pot game's rules layout,
@@ -92,7 +92,7 @@ def emit(trace, n_events, kind, seat, card, a, b):
     return n_events
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_in(members, after, n):
     """First seat of the ``members`` bit set walking clockwise from ``after + 1``;
     wraps around to ``after`` itself when it is the only member (RULES.md §0.1)."""
@@ -277,31 +277,50 @@ def stack_stock(st, order):
     stack_deck(st[P.stock:P.stock + 52], st[P.deck:P.deck + 3], order)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def stock_left(st):
     return st[P.deck + DECK_SIZE] - st[P.deck + DECK_TOP]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_card(st, stream):
-    """The next stock card, or ``NO_CARD``."""
-    return draw(st[P.stock:P.stock + 52], st[P.deck:P.deck + 3], stream)
+    """The next stock card, or ``NO_CARD`` (``kernels.rng.draw`` on the state's
+    stock, indexed in place: a slice of the state would cost two reference-count
+    updates per card)."""
+    top = st[P.deck + DECK_TOP]
+    size = st[P.deck + DECK_SIZE]
+    if top >= size:
+        return np.int64(NO_CARD)
+    if not st[P.deck + DECK_STACKED]:
+        j = top + below(stream, size - top)
+        c = st[P.stock + j]
+        st[P.stock + j] = st[P.stock + top]
+        st[P.stock + top] = c
+    st[P.deck + DECK_TOP] = top + 1
+    return st[P.stock + top]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def add_dead(st, c):
     st[P.dead + st[P.n_dead]] = c
     st[P.n_dead] += 1
 
 
 @njit(cache=True)
+def restock_from_dead(st, trace):
+    """The dead cards become the stock (with what is left of it)."""
+    restock(st[P.stock:P.stock + 52], st[P.deck:P.deck + 3], st[P.dead:P.dead + 64], st[P.n_dead])
+    note(trace, st, EV_RESHUFFLE, -1, -1, stock_left(st), 0)
+    st[P.n_dead] = 0
+
+
+@njit(cache=True, inline="always")
 def next_card_or_restock(st, stream, trace):
-    """Draw; on an empty stock shuffle the dead cards into a new one first."""
+    """Draw; on an empty stock shuffle the dead cards into a new one first (in a
+    function of its own: slices of the state in the hot path cost reference counts)."""
     c = next_card(st, stream)
     if c == NO_CARD and st[P.n_dead] > 0:
-        restock(st[P.stock:P.stock + 52], st[P.deck:P.deck + 3], st[P.dead:P.dead + 64], st[P.n_dead])
-        note(trace, st, EV_RESHUFFLE, -1, -1, stock_left(st), 0)
-        st[P.n_dead] = 0
+        restock_from_dead(st, trace)
         c = next_card(st, stream)
     return c
 

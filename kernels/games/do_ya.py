@@ -15,7 +15,7 @@ from numba import njit
 
 from ..cards import NO_CARD, card_bit, rank_mask_to_cards
 from ..evaluate import high_mask, low_mask, qualify
-from ..policies import ALWAYS, POOL_THRESHOLD, aim_of, gain, wants_card
+from ..policies import ALWAYS, POOL_THRESHOLD, TAKE_THRESHOLD, aim_of, gain, wants_card
 from .common import (
     DK_DECLARE,
     DK_NONE,
@@ -119,7 +119,7 @@ def init_state(rules, st, n, dealer):
     st[S.offer] = NO_CARD
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def wild_cards(rules, hole_card, cards):
     """The wild cards among ``cards`` (a mask) for a player whose hole card is given."""
     if int(rules[R_WILD_MODE]) == WILD_RANK:
@@ -127,7 +127,7 @@ def wild_cards(rules, hole_card, cards):
     return card_bit(hole_card) & cards
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def split_wild(rules, hole_card, up_cards):
     """``(natural mask, number of wild cards)`` of a hole card and an up-card mask."""
     cards = up_cards | card_bit(hole_card)
@@ -140,7 +140,7 @@ def split_wild(rules, hole_card, up_cards):
     return cards & ~wild, w
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _seat_hand(rules, st, p):
     return split_wild(rules, st[S.hole + HOLE * p], mask_at(st, S.up_mask + p))
 
@@ -158,13 +158,13 @@ def _best_pool_card(t, policy, natural, w, st, aim):
     return best, best_gain
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pool_choice(t, rules, params, st):
     """The seat to act's policy at the rejects: a card code, or ``POOL_DRAW``."""
     p = st[B.turn]
-    pol = params[p]
-    if pol[POOL_THRESHOLD] <= ALWAYS:
+    if params[p, POOL_THRESHOLD] <= ALWAYS:
         return st[S.pool]  # "always take": the first reject, no estimate needed
+    pol = params[p]
     natural, w = _seat_hand(rules, st, p)
     best, best_gain = _best_pool_card(t, pol, natural, w, st, aim_of(pol, natural))
     if best_gain >= pol[POOL_THRESHOLD]:
@@ -172,18 +172,20 @@ def _pool_choice(t, rules, params, st):
     return POOL_DRAW
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _wants(t, rules, params, st):
     """Take the fresh card on offer? What the next player could do with my reject is
     judged from their up cards plus one unknown wild hole card."""
     p = st[B.turn]
+    if params[p, TAKE_THRESHOLD] <= ALWAYS:
+        return True  # "always take", decided before building the policy's arguments
     n = st[B.players]
     natural, w = _seat_hand(rules, st, p)
     last = st[S.position] == n
     return wants_card(t, params[p], natural, w, st[S.offer], mask_at(st, S.up_mask + (p + 1) % n), 1, not last)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _take_from_pool(st, c):
     """Remove ``c`` from the rejects (the last one fills its place)."""
     k = st[S.n_pool]
@@ -194,7 +196,7 @@ def _take_from_pool(st, c):
             return
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _give(st, p, c):
     """Seat p receives its up card for this round; the next seat is up."""
     st[S.up + UP * p + st[S.n_up + p]] = c
@@ -206,7 +208,7 @@ def _give(st, p, c):
     st[B.phase] = PH_SEAT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _apply_pool(st, trace, action):
     p = st[B.turn]
     if action == POOL_DRAW:
@@ -219,7 +221,7 @@ def _apply_pool(st, trace, action):
     _give(st, p, action)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _apply_offer(st, trace, action):
     p = st[B.turn]
     c = st[S.offer]
@@ -254,7 +256,7 @@ def _start(st, stream, trace, out):
     st[B.phase] = PH_ROUND
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _round(st, trace):
     """2. An up-round: every seat gets one card, from the dealer's left."""
     if st[S.round] >= 4:
@@ -266,7 +268,7 @@ def _round(st, trace):
     st[B.phase] = PH_SEAT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _seat(st, trace):
     n = st[B.players]
     if st[S.position] > n:
@@ -285,7 +287,7 @@ def _seat(st, trace):
     st[B.phase] = PH_POOL if st[S.n_pool] > 0 else PH_DRAW
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _draw(t, rules, params, st, stream, trace, out):
     """A fresh card for the seat to act; taken at once when it has had its refusals."""
     p = st[B.turn]

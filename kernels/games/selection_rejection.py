@@ -12,7 +12,7 @@ from numba import njit
 
 from ..cards import NO_CARD, card_bit
 from ..evaluate import high_hashed, low_hashed, qualify
-from ..policies import wants_card
+from ..policies import ALWAYS, TAKE_THRESHOLD, wants_card
 from .common import (
     DK_DECLARE,
     DK_NONE,
@@ -111,7 +111,7 @@ def init_state(rules, st, n, dealer):
     st[S.offer] = NO_CARD
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _can_refuse(rules, st):
     """Whether the seat to act may refuse the card on offer (§1.3, SR-A1, SR-A2)."""
     max_rej = int(rules[R_MAX_REJECTIONS])
@@ -124,11 +124,13 @@ def _can_refuse(rules, st):
     return st[S.rejections] < max_rej and not lone
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _wants(t, rules, params, st):
     """The policy of the seat to act: take the card on offer? It sees its own
     cards, the card, and the face-up cards of the seat a refusal would hand it to."""
     target = st[B.turn]
+    if params[target, TAKE_THRESHOLD] <= ALWAYS:
+        return True  # "always take", decided before building the policy's arguments
     n = st[B.players]
     needs = st[S.needs]
     mine = mask_at(st, S.hole_mask + target) | mask_at(st, S.up_mask + target)
@@ -141,7 +143,7 @@ def _wants(t, rules, params, st):
     return wants_card(t, params[target], mine, 0, st[S.offer], mask_at(st, S.up_mask + nxt), 0, nxt_forced)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _turn_up(st, stream, trace, out, seat):
     """Turn up the next card and offer it to ``seat``; False when the deal is void."""
     card = next_card_or_restock(st, stream, trace)
@@ -157,7 +159,7 @@ def _turn_up(st, stream, trace, out, seat):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _give_up_card(st, s, c):
     st[S.up + UP * s + st[S.n_up + s]] = c
     st[S.n_up + s] += 1
@@ -165,7 +167,7 @@ def _give_up_card(st, s, c):
     st[P.seen] |= np.int64(card_bit(c))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _apply_offer(rules, st, stream, trace, out, action, could_refuse):
     target = st[B.turn]
     card = st[S.offer]
