@@ -8,8 +8,8 @@ Run from the repository root:
 
 The engine's batch driver ``kernels.engine.play_batch`` is called directly, as
 ``analyzer.selection.simulate_selection`` does (through ``analyzer.engine``), into
-a preallocated array of result rows (``kernels.games.selection.RESULT``), on the default rules, the PROVISIONAL board of RULES.md §5.4 and the
-standard52 deck, with the dealer rotating. It plays 1 and 4 players, with the same
+a preallocated array of result rows (``kernels.games.selection.RESULT``), on the
+default rules, the PROVISIONAL board of RULES.md §5.4 and the standard52 deck, with the dealer rotating. It plays 1 and 4 players, with the same
 policy preset at every seat (``heuristic``, the default, and ``stand_pat``, which
 never draws: the floor of dealing and scoring without draw decisions), at one
 numba thread and at all of them. Each slot's par (which the policy reads) is

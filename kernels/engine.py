@@ -87,18 +87,27 @@ PLAY_SIG = types.void(TABLES, _F64, types.float64[:, ::1], _I64, _F64, _I64, typ
 BATCH_SIG = types.void(types.FunctionType(PLAY_SIG), TABLES, _F64, types.float64[:, ::1], _I64, _F64, _I64,
                        types.int64, types.int64, types.int64, types.boolean, types.float64[:, ::1])
 GAMES = (selection_rejection, do_ya, anaconda, train_wreck, selection)  # by game id
+# Games whose play (and everything it calls) allocates nothing and returns no new
+# array, so it can run without numba's reference counting (see ``game_play``).
+# Selection's unpacks its data into views on every call, so it keeps the counts.
+COUNT_FREE = (True, True, True, True, False)
 
 
 @lru_cache(maxsize=None)
 def game_play(game):
-    """Game ``game``'s ``play``, compiled for ``PLAY_SIG`` (once; numba caches it)
-    without numba's reference counting (``_nrt=False``): a table state machine
-    passes its arrays through many small helpers, and the counts numba keeps on
-    them cost SR and Do Ya more than half their time (measured: Do Ya with every
-    seat taking every card, 6.6 us a deal with counting, 1.3 us without, the same
-    results). Nothing in a game's play allocates, so nothing needs counting; an
-    allocation there would now fail to compile, which keeps it that way."""
-    return njit(PLAY_SIG, cache=True, _nrt=False)(GAMES[game].play.py_func)
+    """Game ``game``'s ``play``, compiled for ``PLAY_SIG`` (once; numba caches it),
+    for the ``COUNT_FREE`` games without numba's reference counting
+    (``_nrt=False``, which the functions it compiles along with it inherit): a
+    table state machine passes its arrays through many small helpers, and the
+    counts numba keeps on them cost the pot games most of a deal (measured: Do Ya
+    with every seat taking every card, 6.6 us a deal with counting, 1.1 us
+    without, the same results). Nothing they call allocates or returns a new
+    array; one that did would fail to compile here (a test compiles each from a
+    cold cache). A helper compiled earlier with counting is reused as it is:
+    correct, only slower."""
+    if COUNT_FREE[game]:
+        return njit(PLAY_SIG, cache=True, _nrt=False)(GAMES[game].play.py_func)
+    return njit(PLAY_SIG, cache=True)(GAMES[game].play.py_func)
 
 
 def play(game, t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, forced):
