@@ -89,8 +89,7 @@ BATCH_SIG = types.void(types.FunctionType(PLAY_SIG), TABLES, _F64, types.float64
 GAMES = (selection_rejection, do_ya, anaconda, train_wreck, selection)  # by game id
 # Games whose play (and everything it calls) allocates nothing and returns no new
 # array, so it can run without numba's reference counting (see ``game_play``).
-# Selection's unpacks its data into views on every call, so it keeps the counts.
-COUNT_FREE = (True, True, True, True, False)
+COUNT_FREE = (True, True, True, True, True)
 
 
 @lru_cache(maxsize=None)

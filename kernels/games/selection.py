@@ -43,6 +43,11 @@ default it estimates every open slot at a round's first draw only, and later
 switches only to a slot whose made hand beats its aim: ``reaim``); the assign
 policy fills the slot whose exact score minus ``par_weight`` x par is largest,
 and scratches the open slot of least par.
+
+Functions marked ``_nrt=False`` run without numba's reference counting whoever
+calls them (they allocate nothing and return no array): the slot par computed
+first would otherwise compile them with counting for the game's play as well (see
+``kernels.engine.game_play``).
 """
 
 import math
@@ -268,7 +273,7 @@ def make_tail_table(prof):
     return tt
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def tail(tt, need, outs, fresh):
     if need <= 0:
         return 1.0
@@ -277,7 +282,7 @@ def tail(tt, need, outs, fresh):
     return tt[need, min(outs, tt.shape[1] - 1), min(fresh, MAX_FRESH - 1)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fresh_cards(kept, draws_left):
     return (HAND - max(kept, MIN_KEEP)) * draws_left
 
@@ -285,7 +290,7 @@ def fresh_cards(kept, draws_left):
 # ---------------------------------------------------------------- the keep policy's estimates
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def aim_groups(x, prof, kind, used_all, draws_left, mean, tt):
     """Estimate and keep mask for ``ca`` of a rank (plus ``cb`` of another): keep
     the cards of the most promising ranks and draw to them."""
@@ -352,7 +357,7 @@ def aim_groups(x, prof, kind, used_all, draws_left, mean, tt):
     return best, mask
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def aim_straight(x, prof, bits, colour, draws_left, tt):
     """Estimate and keep mask for five consecutive ranks (of ``colour`` if >= 0):
     of the windows holding most of their ranks (or one fewer), the one whose
@@ -400,7 +405,7 @@ def aim_straight(x, prof, bits, colour, draws_left, tt):
     return best, straight_mask(x, prof, start, bits, colour)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def aim_flush(x, prof, draws_left, mean, tt):
     """The colour held most often (then by points): keep up to five of it."""
     best_c = -1
@@ -422,7 +427,7 @@ def aim_flush(x, prof, draws_left, mean, tt):
     return p * (s + need * mean), mask
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def aim_straight_flush(x, prof, draws_left, tt):
     """Straight-flush draws in the colours held most often (three or more, else
     the most held); the best one."""
@@ -442,7 +447,7 @@ def aim_straight_flush(x, prof, draws_left, tt):
     return best, best_mask
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def aim_cosmopolitan(x, prof, draws_left, mean, tt):
     """Keep the best card of each colour held (of the five best colours), draw to
     the missing colours."""
@@ -488,7 +493,7 @@ def aim_cosmopolitan(x, prof, draws_left, mean, tt):
     return p * (s + (MAX_USED - present) * mean), bests
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def aim_low_high(x, sp, lo, hi, draws_left, unseen):
     """Keep the numerical cards worth at least ``keep_min`` (at most five, staying
     within ``hi``); expect the good numerical cards the draws bring."""
@@ -531,7 +536,7 @@ def aim_low_high(x, sp, lo, hi, draws_left, unseen):
 # ---------------------------------------------------------------- rules helpers
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def low_high_bounds(kind, score_row, low_idx, high_idx, sp):
     """``(lo, hi, forced)``: a Low / High fill must score in ``(lo, hi]``. ``forced``
     False means ``hi`` is only the policy's own cap (``low_cap``) for a Low filled
@@ -551,7 +556,7 @@ def low_high_bounds(kind, score_row, low_idx, high_idx, sp):
     return 0, NO_BOUND, True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def eligible_slots(score_row, n_slots, opening, target):
     """Slots that may take points now: while the opening slot is open only it
     (§5.3 a: a declared target other than the opening takes nothing then), else the
@@ -569,7 +574,7 @@ def eligible_slots(score_row, n_slots, opening, target):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def aim_slot(kind, used, x, prof, sp, lo, hi, draws_left, tt):
     """The keep policy's ``(estimated final score, keep mask)`` for one slot."""
     mean = sp[SP_AUX + A_MEAN_POINTS]
@@ -589,7 +594,7 @@ def aim_slot(kind, used, x, prof, sp, lo, hi, draws_left, tt):
     return 0.0, 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def at_least_two(mask, x):
     """Add the highest-point cards until at least ``MIN_KEEP`` are kept."""
     while popcount(mask) < MIN_KEEP:
@@ -598,7 +603,7 @@ def at_least_two(mask, x):
     return mask
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fill_score(kind, used, x, prof, sp, score_row, low_idx, high_idx):
     """The score and used positions a seat writes in a slot (0: cannot fill). A Low
     filled before High keeps within the policy's ``low_cap``, or failing that
@@ -613,7 +618,7 @@ def fill_score(kind, used, x, prof, sp, score_row, low_idx, high_idx):
     return s, m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fill_scores(eligible, x, prof, board, sp, score_row, low_idx, high_idx):
     """``fill_score`` of every eligible slot into ``x[X_SCORES + k]`` (the score
     only; the rank-group kinds from one pass over the rank counts)."""
@@ -638,7 +643,7 @@ def fill_scores(eligible, x, prof, board, sp, score_row, low_idx, high_idx):
             x[X_SCORES + k], _ = fill_score(kind, board[k, BOARD_USED], x, prof, sp, score_row, low_idx, high_idx)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_keep(eligible, prev_aim, x, prof, board, sp, score_row, low_idx, high_idx, draws_left, tt):
     """The keep policy on the analysed hand ``x``: ``(keep mask, slot aimed at or
     -1)``. It aims at the eligible slot whose estimated final score minus
@@ -691,7 +696,7 @@ def choose_keep(eligible, prev_aim, x, prof, board, sp, score_row, low_idx, high
     return at_least_two(best_mask, x), best_k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_fill(eligible, x, prof, board, sp, score_row, opening, low_idx, high_idx):
     """The assign policy on the analysed hand ``x``: ``(slot, points, used mask,
     how)`` with ``how`` 0 a fill, 1 a voluntary scratch, 2 a forced scratch
@@ -747,7 +752,7 @@ def hand_fills(hand, deck, prof, board, sp_row, score_row, scores, masks):
 # ---------------------------------------------------------------- the stock
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def new_stock(stock, st, n_cards, stacked, rnd):
     """Collect every card into a fresh stock for round ``rnd`` (0-based): shuffled
     lazily by ``draw_card``, or stacked when ``stacked`` has a row for this round
@@ -756,17 +761,19 @@ def new_stock(stock, st, n_cards, stacked, rnd):
     st[ST_SIZE] = n_cards
     st[ST_DISCARDS] = 0
     if rnd < stacked.shape[0]:
-        seen = np.zeros(n_cards, np.bool_)
         m = 0
         for j in range(stacked.shape[1]):
             c = stacked[rnd, j]
             if c < 0:
                 break
             stock[m] = c
-            seen[c] = True
             m += 1
+        given = m
         for c in range(n_cards):
-            if not seen[c]:
+            placed = False
+            for j in range(given):  # a stacked round is short: no scratch array needed
+                placed = placed or stock[j] == c
+            if not placed:
                 stock[m] = c
                 m += 1
         st[ST_ORDERED] = 1
@@ -778,7 +785,7 @@ def new_stock(stock, st, n_cards, stacked, rnd):
         st[ST_STACKED] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_card(stock, st, disc, stream, in_order, trace, n_events):
     """The next stock card; an empty stock is first rebuilt from the discard pile
     (shuffled, or in discard order: ``in_order`` or a stacked round). Returns
@@ -809,7 +816,7 @@ def draw_card(stock, st, disc, stream, in_order, trace, n_events):
 # ---------------------------------------------------------------- one game
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def board_roles(board, n_slots):
     """``(opening slot, low slot, high slot)``, -1 where the board has none."""
     opening = -1
@@ -853,7 +860,7 @@ def seat_params(deck, prof, rules, policies, par, n):
     return sp
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def replace_cards(hand, keep, stock, st, disc, stream, in_order, seat, draw_no, trace, n_events):
     """Discard the cards outside ``keep`` face down, then deal their replacements.
     Returns ``(n_events, reshuffles)``."""
@@ -959,15 +966,16 @@ def pack_data(deck, prof, board, sp, tt, stacked=None):
     return np.concatenate([head] + ints), np.concatenate(floats)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _imat(idata, f):
     a = idata[f]
     return idata[a:a + idata[f + 1] * idata[f + 2]].reshape((idata[f + 1], idata[f + 2]))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def unpack_data(idata, fdata):
-    """``(deck, prof, board, stacked, sp, tt)``: views of the packed data."""
+    """``(deck, prof, board, stacked, sp, tt)``: views of the packed data (inlined:
+    a count-free play may make views but not receive new ones from a call)."""
     a = idata[D.sp]
     sp = fdata[a:a + idata[D.sp + 1] * idata[D.sp + 2]].reshape((idata[D.sp + 1], idata[D.sp + 2]))
     a = idata[D.tt]
@@ -982,7 +990,7 @@ def state_slots():
     return S
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def init_state(rules, st, n, dealer):
     """A fresh game: ``dealer`` deals round 1; every slot open, nothing dealt."""
     st[:] = 0
@@ -1009,7 +1017,7 @@ def _draws(st, n_slots):
     return 3 if st[S.round] >= n_slots - 2 else 2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _start_round(rules, st, stream, trace, stacked, n_cards, n_slots):
     """The round's header event; a fresh stock and 7 cards each, one at a time from
     the dealer's left (unless hands carry over); then the first decision phase."""
@@ -1040,7 +1048,7 @@ def _start_round(rules, st, stream, trace, stacked, n_cards, n_slots):
     st[B.turn] = _seat(st)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _advance(st, n_slots):
     """The next seat of the phase, else the next phase (draw, round)."""
     n = st[B.players]
@@ -1062,7 +1070,7 @@ def _advance(st, n_slots):
     st[B.turn] = _seat(st) if ph == PH_TARGET or ph == PH_DRAW or ph == PH_FILL else -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _apply_fill(st, trace, s, action, x, prof, board, sp_row, opening, low_idx, high_idx, eligible):
     """Seat ``s`` writes ``action``: the used cards' points in a slot (Low / High:
     their Low / High points), or 0 in a scratched slot (voluntary when an eligible
@@ -1098,7 +1106,7 @@ def _apply_fill(st, trace, s, action, x, prof, board, sp_row, opening, low_idx, 
         note(trace, st, EV_SEL_OPENED, s, -1, rnd, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _finish(st, trace, out, n_slots):
     """Totals, winners (ties share) and the result row."""
     n = st[B.players]
@@ -1208,7 +1216,7 @@ def play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, 
         _advance(st, n_slots)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _target_choice(st, s, deck, prof, board, sp, tt, x, opening, low_idx, high_idx, ace_one, draws):
     """The slot seat ``s`` declares (SE-A6): the one its keep policy aims at for the
     round; standing pat aims nowhere, so then the open slot scoring most now (or

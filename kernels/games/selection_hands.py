@@ -18,6 +18,10 @@ take from the hand, and which positions are used, by direct counting;
 that equals enumerating every subset of at most five of the seven cards (the
 tests check it against such an enumeration). A score of 0 means the slot cannot
 be filled: every real fill scores at least 11.
+
+Functions marked ``_nrt=False`` run without numba's reference counting whoever
+calls them (they allocate nothing and return no array); see
+``kernels.engine.game_play`` for why and what it gains.
 """
 
 import numpy as np
@@ -94,7 +98,7 @@ X_SCORES = X_GROUPS + 16  # fill scores by slot (policies)
 CTX_SIZE = X_SCORES + 16
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def popcount(m):
     n = 0
     while m:
@@ -103,7 +107,7 @@ def popcount(m):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rank_bits(rank, ace_low):
     """Straight bits of a rank value: bit ``rank``, and bit 1 for an ace-low ace."""
     b = 1 << rank
@@ -112,7 +116,7 @@ def rank_bits(rank, ace_low):
     return b
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bit_rank(bit, ace_low):
     """The rank value a straight bit stands for."""
     if bit == 1 and ace_low:
@@ -120,7 +124,7 @@ def bit_rank(bit, ace_low):
     return bit
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def card_low_high_points(deck, c, ace_one):
     """A card's points in Low / High, or 0 if it may not be used there (§5.2.10;
     SE-A3: with ``ace_one`` an ace is a numerical 1 worth 11)."""
@@ -132,7 +136,7 @@ def card_low_high_points(deck, c, ace_one):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def analyse(hand, deck, prof, ace_one, x):
     """Fill the context ``x`` from the 7 card indices of ``hand``."""
     ace_low = prof[P_SCALARS, S_ACE_LOW]
@@ -158,7 +162,7 @@ def analyse(hand, deck, prof, ace_one, x):
     x[X_RM] = rm
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rank_positions(x, rank, k, exclude):
     """Mask of the first ``k`` positions holding ``rank``, skipping ``exclude``."""
     m = 0
@@ -172,7 +176,7 @@ def rank_positions(x, rank, k, exclude):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def top_points(x, exclude, k, colour):
     """``(sum, mask)`` of the ``k`` highest-point cards outside ``exclude`` (only
     cards of ``colour`` when it is >= 0); fewer when fewer are there."""
@@ -199,7 +203,7 @@ def top_points(x, exclude, k, colour):
     return total, used
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def group_shape(kind):
     """``(ca, cb)``: cards of one rank and of another a rank-group kind needs."""
     if kind == K_PAIR:
@@ -213,7 +217,7 @@ def group_shape(kind):
     return 3, 2  # K_FULL_HOUSE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def best_groups(x, prof, kind, used_all):
     """Best ``ca`` cards of one rank plus (``cb`` > 0) ``cb`` of another rank:
     pair (2, 0), trips (3, 0), quads (4, 0), two pair (2, 2), full house (3, 2).
@@ -257,7 +261,7 @@ def best_groups(x, prof, kind, used_all):
     return best, best_mask
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def straight_mask(x, prof, start, bits, colour):
     """One position for each rank of the window at ``start`` that ``bits`` holds
     (cards of ``colour`` only, when it is >= 0)."""
@@ -274,7 +278,7 @@ def straight_mask(x, prof, start, bits, colour):
     return mask
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def best_straight(x, prof, bits, colour):
     """Best five consecutive ranks among ``bits`` (one card each, of ``colour``
     when it is >= 0: a straight flush)."""
@@ -296,7 +300,7 @@ def best_straight(x, prof, bits, colour):
     return best, straight_mask(x, prof, start, bits, colour)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def colour_bests(x, prof):
     """Mask of the highest-point card of each colour held, and how many colours."""
     k = prof[P_SCALARS, S_N_COLOURS]
@@ -316,7 +320,7 @@ def colour_bests(x, prof):
     return mask, present
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def best_cosmopolitan(x, prof):
     """Five cards of five different colours; with fewer than five colours in the
     deck (standard52: the 4-suit fallback of §5.4) five cards showing every colour."""
@@ -336,7 +340,7 @@ def best_cosmopolitan(x, prof):
     return s + k, bests | km
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def best_low_high(x, min_cards, lo, hi, want_max):
     """Numerical cards only, ``min_cards`` to 5 of them, with a score in
     ``(lo, hi]``: the highest such score (``want_max``) or the lowest."""
@@ -390,7 +394,7 @@ def best_low_high(x, min_cards, lo, hi, want_max):
     return best, mask
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def best_fill(kind, used, x, prof, min_cards, lo, hi, want_max):
     """``(score, used positions)`` of the best fill of a slot of ``kind`` from the
     analysed hand ``x``; 0 when the slot cannot be filled. ``lo``, ``hi``,
@@ -420,7 +424,7 @@ def best_fill(kind, used, x, prof, min_cards, lo, hi, want_max):
     return 0, 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def group_scores(x, prof, out):
     """Best matched-card scores of the rank-group kinds in one pass over the rank
     counts: ``out[K_PAIR]``, ``out[K_TWO_PAIR]``, ``out[K_THREE]``, ``out[K_FOUR]``,
