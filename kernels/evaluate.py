@@ -43,15 +43,17 @@ from .ranking import (
     top_bit,
     top_nibbles,
 )
-from .tables import FLUSH_CHECK, INITIAL_KEY, ROW_MASK, ROW_SHIFT, card_keys, load_tables
+from .tables import FLUSH_CHECK, INITIAL_KEY, N_ROWS, N_SLOTS, ROW_MASK, ROW_SHIFT, card_keys, load_tables
 
 CARD_KEYS = card_keys()  # the 64-bit key of each card code (a compile-time constant)
-# The packed tables: [high start, low start | flush table | row offsets | high | low].
-T_HIGH_AT = 0
-T_LOW_AT = 1
-T_FLUSH = 2
+# The packed tables: [flush table | row offsets | high | low], at offsets fixed at
+# compile time (a run-time header would be re-read after every store to an output).
 FLUSH_SIZE = 1 << 13
+T_FLUSH = 0
 T_OFFSETS = T_FLUSH + FLUSH_SIZE
+T_HIGH = T_OFFSETS + N_ROWS
+T_LOW = T_HIGH + N_SLOTS
+T_SIZE = T_LOW + N_SLOTS
 
 ROYAL_FLUSH_STRENGTH = pack(STRAIGHT_FLUSH, 13, 12, 11, 10, 9)
 LOW_ORDER = np.array([12, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], dtype=np.int64)
@@ -62,26 +64,25 @@ def eval_tables():
     """The shipped lookup tables packed into the one ``uint32`` array every
     evaluator takes (see the module docstring)."""
     t = load_tables()
-    if not np.array_equal(t["card_keys"], CARD_KEYS) or t["flush"].shape[0] != FLUSH_SIZE:
-        raise RuntimeError("kernels/data/eval_tables.npz does not match kernels/tables.py: "
-                           "rebuild it with python -m kernels.tables")
-    high_at = T_OFFSETS + t["offsets"].shape[0]
-    low_at = high_at + t["high"].shape[0]
-    head = np.array([high_at, low_at], np.uint32)
-    return np.ascontiguousarray(np.concatenate([head, t["flush"], t["offsets"], t["high"], t["low"]]),
-                                dtype=np.uint32)
+    sizes = (t["flush"].shape[0], t["offsets"].shape[0], t["high"].shape[0], t["low"].shape[0])
+    if not np.array_equal(t["card_keys"], CARD_KEYS) or sizes != (FLUSH_SIZE, N_ROWS, N_SLOTS, N_SLOTS):
+        raise RuntimeError("kernels/data/eval_tables.npz does not match kernels/tables.py: rebuild it with "
+                           "python -m kernels.tables and set N_ROWS and N_SLOTS to the sizes it prints")
+    packed = np.concatenate([t["flush"], t["offsets"], t["high"], t["low"]]).astype(np.uint32)
+    assert packed.shape[0] == T_SIZE
+    return np.ascontiguousarray(packed)
 
 
 @njit(cache=True, inline="always")
 def high_at(t, slot):
     """The high table's value at a slot (``rank_slot``)."""
-    return t[t[T_HIGH_AT] + slot]
+    return t[T_HIGH + slot]
 
 
 @njit(cache=True, inline="always")
 def low_at(t, slot):
     """The low table's value at a slot (``rank_slot``)."""
-    return t[t[T_LOW_AT] + slot]
+    return t[T_LOW + slot]
 
 
 @njit(cache=True, inline="always")

@@ -34,6 +34,11 @@ RANK_MULTIPLIERS = np.array(
     [1, 5, 24, 112, 521, 2247, 9244, 30823, 103066, 250154, 667453, 1526359, 3453520],
     dtype=np.uint64,
 )
+# The sizes of the tables these multipliers build (``python -m kernels.tables``
+# prints them): the evaluators address the packed tables at offsets fixed at compile
+# time, and ``kernels.evaluate.eval_tables`` checks the shipped file against them.
+N_ROWS = 35925  # entries of the perfect hash's row offsets
+N_SLOTS = 123633  # entries of the high table, and of the low table
 SUIT_COUNTER_SHIFT = 32
 INITIAL_KEY = np.uint64(0x3333 << SUIT_COUNTER_SHIFT)
 FLUSH_CHECK = np.uint64(0x8888 << SUIT_COUNTER_SHIFT)
