@@ -172,23 +172,30 @@ class SelectionTotals:
         return self.games
 
     def add(self, score, scratched, open_round, total, reshuffles):
+        """Add a batch of games, every sum at once: an interrupt lands before or after
+        the one ``update`` call, never between two sums."""
         total = total.astype(np.int64)
-        self.games += total.shape[0]
-        self.total_sum += total.sum(axis=0)
-        self.total_sq += (total * total).sum(axis=0)
         top = total.max(axis=1, keepdims=True)
         at_top = total == top
         sharing = at_top.sum(axis=1, keepdims=True)
         units = np.where(at_top, WIN_UNITS // sharing, 0)
-        self.win_units += units.sum(axis=0)
-        self.win_sq += (units * units).sum(axis=0)
-        self.ties += (at_top & (sharing > 1)).sum(axis=0)
+        hist, opened = self.hist.copy(), self.opened.copy()
         for s in range(self.players):
-            self.hist[s] += np.bincount(total[:, s], minlength=MAX_TOTAL + 1)
-            self.opened[s] += np.bincount(open_round[:, s].astype(np.int64), minlength=self.slots + 1)
-        self.filled += (scratched == 0).sum(axis=0)
-        self.slot_sum += score.astype(np.int64).sum(axis=0)
-        self.reshuffles += int(reshuffles.sum())
+            hist[s] += np.bincount(total[:, s], minlength=MAX_TOTAL + 1)
+            opened[s] += np.bincount(open_round[:, s].astype(np.int64), minlength=self.slots + 1)
+        self.__dict__.update({
+            "games": self.games + total.shape[0],
+            "total_sum": self.total_sum + total.sum(axis=0),
+            "total_sq": self.total_sq + (total * total).sum(axis=0),
+            "win_units": self.win_units + units.sum(axis=0),
+            "win_sq": self.win_sq + (units * units).sum(axis=0),
+            "ties": self.ties + (at_top & (sharing > 1)).sum(axis=0),
+            "hist": hist,
+            "opened": opened,
+            "filled": self.filled + (scratched == 0).sum(axis=0),
+            "slot_sum": self.slot_sum + score.astype(np.int64).sum(axis=0),
+            "reshuffles": self.reshuffles + int(reshuffles.sum()),
+        })
 
     def to_dict(self):
         return {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in self.__dict__.items()}

@@ -63,14 +63,39 @@ def seat_policies(variant: Variant, players: int, policies) -> list:
     return specs
 
 
+SUM_ROWS = 1 << 20  # rows summed at a time in int64 (see exact_sums)
+
+
+def exact_sums(x):
+    """``(sum of x, sum of x**2)`` per column of an int64 array, as exact Python ints.
+
+    A net at the largest legal stakes reaches about 2**36 units, so its square
+    overflows int64; ``x = a * 2**20 + b`` with ``0 <= b < 2**20`` gives
+    ``x**2 = a**2 * 2**40 + 2ab * 2**20 + b**2``, each part summed in int64 over at
+    most ``SUM_ROWS`` rows (every part stays below 2**62) and added up in Python."""
+    cols = x.shape[1]
+    total, squares = [0] * cols, [0] * cols
+    for start in range(0, x.shape[0], SUM_ROWS):
+        part = x[start:start + SUM_ROWS]
+        a = part >> 20
+        b = part - (a << 20)
+        s1, aa, ab, bb = part.sum(axis=0), (a * a).sum(axis=0), (a * b).sum(axis=0), (b * b).sum(axis=0)
+        for c in range(cols):
+            total[c] += int(s1[c])
+            squares[c] += (int(aa[c]) << 40) + (int(ab[c]) << 21) + int(bb[c])
+    return total, squares
+
+
 @dataclass
 class Totals:
-    """Exact running sums over deals, per seat."""
+    """Exact running sums over deals, per seat. ``net`` and ``net_sq`` are lists of
+    Python ints (no overflow at any legal stakes); the counts are int64 arrays.
+    ``add`` changes everything at once, so an interrupt never leaves a half-added chunk."""
 
     players: int
     deals: int = 0
-    net: np.ndarray = None  # sum of nets, 1/UNITS antes
-    net_sq: np.ndarray = None
+    net: list = None  # sum of nets, 1/UNITS antes
+    net_sq: list = None
     wins_high: np.ndarray = None
     wins_low: np.ndarray = None
     scoops: np.ndarray = None
@@ -83,7 +108,10 @@ class Totals:
 
     def __post_init__(self):
         n = self.players
-        for name, shape in (("net", n), ("net_sq", n), ("wins_high", n), ("wins_low", n),
+        for name in ("net", "net_sq"):
+            value = getattr(self, name)
+            setattr(self, name, [0] * n if value is None else [int(v) for v in value])
+        for name, shape in (("wins_high", n), ("wins_low", n),
                             ("scoops", n), ("declared", (n, 3)), ("categories", (n, N_CATEGORIES)),
                             ("winning_high", N_CATEGORIES), ("winning_low", LOW_TOPS)):
             if getattr(self, name) is None:
@@ -98,35 +126,43 @@ class Totals:
         paid_units = np.rint(paid * UNITS).astype(np.int64)
         net = units - paid_units
         pot = paid_units.sum(axis=1, keepdims=True)
-        self.deals += payout.shape[0]
-        self.net += net.sum(axis=0)
-        self.net_sq += (net * net).sum(axis=0)
-        self.wins_high += (high_share > 0).sum(axis=0)
-        self.wins_low += (low_share > 0).sum(axis=0)
-        self.scoops += (units == pot).sum(axis=0)
+        net_sum, net_sq = exact_sums(net)
+        new = {
+            "deals": self.deals + payout.shape[0],
+            "net": [a + b for a, b in zip(self.net, net_sum)],
+            "net_sq": [a + b for a, b in zip(self.net_sq, net_sq)],
+            "wins_high": self.wins_high + (high_share > 0).sum(axis=0),
+            "wins_low": self.wins_low + (low_share > 0).sum(axis=0),
+            "scoops": self.scoops + (units == pot).sum(axis=0),
+            "declared": self.declared.copy(),
+            "categories": self.categories.copy(),
+            "carry": self.carry + int(np.rint(carry * UNITS).sum()),
+        }
         for d in (DECLARE_HIGH, DECLARE_LOW, DECLARE_BOTH):
-            self.declared[:, d] += (declared == d).sum(axis=0)
+            new["declared"][:, d] += (declared == d).sum(axis=0)
         cats = hand_category(high)
         for seat in range(self.players):
-            self.categories[seat] += np.bincount(cats[:, seat], minlength=N_CATEGORIES)
-        self.carry += int(np.rint(carry * UNITS).sum())
+            new["categories"][seat] += np.bincount(cats[:, seat], minlength=N_CATEGORIES)
         # The winning hands: the best high among the seats sharing the high half, the
         # best low among those sharing the low half (its top card), and no low at all.
         won_high = np.where(high_share > 0, high, 0).max(axis=1)
         won = won_high > 0
-        self.winning_high += np.bincount(hand_category(won_high[won]), minlength=N_CATEGORIES)
+        new["winning_high"] = self.winning_high + np.bincount(hand_category(won_high[won]), minlength=N_CATEGORIES)
         if low is not None:
             won_low = np.where(low_share > 0, low, 0).max(axis=1)
             tops = 14 - ((won_low[won_low > 0] >> 16) & 0xF)
-            self.winning_low += np.bincount(tops, minlength=LOW_TOPS)
-            self.no_low += int((low.max(axis=1) == 0).sum())
+            new["winning_low"] = self.winning_low + np.bincount(tops, minlength=LOW_TOPS)
+            new["no_low"] = self.no_low + int((low.max(axis=1) == 0).sum())
+        self.__dict__.update(new)  # one call: an interrupt lands before or after it, never inside
 
     def to_dict(self):
         return {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in self.__dict__.items()}
 
     @classmethod
     def from_dict(cls, d):
-        return cls(**{k: (np.array(v, dtype=np.int64) if isinstance(v, list) else v) for k, v in d.items()})
+        exact = ("net", "net_sq")  # Python ints, possibly beyond int64
+        return cls(**{k: (np.array(v, dtype=np.int64) if isinstance(v, list) and k not in exact else v)
+                      for k, v in d.items()})
 
 
 @dataclass
@@ -203,10 +239,11 @@ def _compact_policies(variant, seats):
 
 
 def ev_and_se(totals, ante=1.0):
-    """Each seat's mean net per deal and its standard error, in antes."""
+    """Each seat's mean net per deal and its standard error, in antes (the variance
+    from the exact integer sums, so no precision is lost to cancellation)."""
     d = max(totals.deals, 1)
-    mean = totals.net / d / UNITS
-    var = np.maximum(totals.net_sq / d / UNITS**2 - mean**2, 0.0)
+    mean = np.array([s / d / UNITS for s in totals.net])
+    var = np.array([max(q * d - s * s, 0) / d / d / UNITS**2 for s, q in zip(totals.net, totals.net_sq)])
     se = np.sqrt(var / max(totals.deals - 1, 1))
     return mean / ante, se / ante
 

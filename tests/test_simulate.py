@@ -348,3 +348,45 @@ def test_policy_parameters_are_columns_and_nets_are_in_antes():
     doubled = simulate("selection_rejection", players=3, deals=500, seed=8, rules={"ante": 2},
                        policies={"all": "heuristic", 1: "low:take_threshold=0.4"})
     pd.testing.assert_series_equal(doubled.seats.ev, r.seats.ev)  # the same deals at twice the stakes
+
+
+def test_ev_se_is_exact_at_the_largest_legal_stakes():
+    """Train Wreck at the largest legal fees (fee_unit 1000 x multipliers 1000, ante
+    100) with every seat paying: nets reach about 2**35 of the 1/1680 units, so their
+    squares overflow int64. ev and ev_se agree with a float computation over the
+    same deals' nets."""
+    rules = {"fee_unit": 1000, "fee_multipliers": "1000,1000,1000", "ante": 100}
+    r = simulate("train_wreck", players=7, deals=3000, seed=2, rules=rules, policies="always_pay", chunk=1000)
+    v = get_variant("train_wreck")
+    inp = Inputs(v, 7, v.rules_vector(rules), np.stack([v.policy_vector("always_pay")] * 7))
+    out = engine_batch(inp, new_state(inp, dealer=6), 2, 0, 3000)
+    nets = (v.result.view(out, "payout")[:, :7] - v.result.view(out, "paid")[:, :7]) / 100
+    assert (np.abs(nets).max() * 100 * C.UNITS) ** 2 > 2**63  # one deal's square overflows int64
+    np.testing.assert_allclose(r.seats.ev, nets.mean(axis=0), rtol=1e-12, atol=1e-9)
+    np.testing.assert_allclose(r.seats.ev_se, nets.std(axis=0, ddof=0) / np.sqrt(3000 - 1), rtol=1e-9)
+    assert (r.seats.ev_se > 0).all()
+
+
+def test_an_interrupt_inside_the_totals_update_loses_the_chunk_whole(monkeypatch):
+    """Ctrl-C landing while a chunk's totals are being added: the run keeps the
+    chunks before it, entire, and its tables are those of an uninterrupted run of
+    that many deals."""
+    import analyzer.simulate as S
+
+    real = S.hand_category
+    calls = {"n": 0}
+
+    def interrupting(strengths):
+        calls["n"] += 1
+        if calls["n"] == 6:  # the third chunk's add, between its sums
+            raise KeyboardInterrupt
+        return real(strengths)
+
+    monkeypatch.setattr(S, "hand_category", interrupting)
+    r = S.simulate("selection_rejection", deals=5000, seed=3, chunk=1000)
+    monkeypatch.setattr(S, "hand_category", real)
+    assert r.meta["interrupted"] and r.meta["deals"] == 2000
+    full = S.simulate("selection_rejection", deals=2000, seed=3, chunk=1000)
+    pd.testing.assert_frame_equal(r.seats, full.seats)
+    pd.testing.assert_frame_equal(r.categories, full.categories)
+    assert r.categories.groupby("seat").probability.sum().round(12).eq(1).all()
