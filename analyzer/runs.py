@@ -6,6 +6,8 @@ results themselves, and round-trip through ``to_dict`` / ``from_dict``.
 """
 
 import json
+import os
+import tempfile
 import time
 from pathlib import Path
 
@@ -26,14 +28,73 @@ def check_run(units, seed, chunk, threads, what="deals"):
         raise WantitError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}")
 
 
-def resume(checkpoint, settings, totals_type, fresh):
-    """The totals saved at ``checkpoint`` for these settings, else ``fresh``."""
+def _same_shape(saved, fresh, signed):
+    """Whether ``saved`` (from JSON) has the shape of ``fresh``: whole numbers where
+    it has numbers (non-negative unless ``signed``), lists of the same lengths."""
+    if isinstance(fresh, (list, tuple)) or hasattr(fresh, "tolist"):
+        fresh = fresh.tolist() if hasattr(fresh, "tolist") else list(fresh)
+        return (isinstance(saved, list) and len(saved) == len(fresh)
+                and all(_same_shape(s, f, signed) for s, f in zip(saved, fresh)))
+    return isinstance(saved, int) and not isinstance(saved, bool) and (signed or saved >= 0)
+
+
+def check_checkpoint_path(checkpoint):
+    """Refuse, before any work, a checkpoint that could not be written."""
+    if checkpoint is None:
+        return
+    path = Path(checkpoint)
+    if str(checkpoint).strip() == "" or path.is_dir():
+        raise WantitError(f"checkpoint {str(checkpoint)!r} is not a file path")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise WantitError(f"checkpoint folder {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise WantitError(f"checkpoint {checkpoint} cannot be written")
+
+
+def resume(checkpoint, settings, totals_type, fresh, target=None):
+    """The totals saved at ``checkpoint`` for these settings, else ``fresh``. A file
+    that is not such a checkpoint, whose totals do not fit these settings or each
+    other, or that already holds more than ``target`` units is refused with one line."""
+    check_checkpoint_path(checkpoint)
     if checkpoint is None or not Path(checkpoint).exists():
         return fresh
-    saved = json.loads(Path(checkpoint).read_text())
+    try:
+        saved = json.loads(Path(checkpoint).read_text())
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise WantitError(f"checkpoint {checkpoint} cannot be read as a wantit checkpoint ({e})") from None
+    if not isinstance(saved, dict) or not isinstance(saved.get("totals"), dict):
+        raise WantitError(f"checkpoint {checkpoint} is not a wantit checkpoint")
     if saved.get("settings") != settings:
         raise WantitError(f"checkpoint {checkpoint} was made with other settings; remove it or change the path")
-    return totals_type.from_dict(saved["totals"])
+    expected = fresh.to_dict()
+    totals = saved["totals"]
+    bad = sorted(set(totals) ^ set(expected))
+    bad += [k for k in expected if k in totals and not _same_shape(totals[k], expected[k], k in fresh.SIGNED)]
+    if bad:
+        raise WantitError(f"checkpoint {checkpoint} is damaged: bad or missing totals {', '.join(bad)}")
+    loaded = totals_type.from_dict(totals)
+    problem = loaded.inconsistency()
+    if problem:
+        raise WantitError(f"checkpoint {checkpoint} is damaged: {problem}")
+    if target is not None and loaded.done > target:
+        raise WantitError(f"checkpoint {checkpoint} already holds {loaded.done:,} {fresh.UNIT}, more than the "
+                          f"{target:,} asked: ask for at least that many or use another checkpoint")
+    return loaded
+
+
+def _save(checkpoint, settings, totals):
+    """Write the checkpoint atomically, through a temporary file of its own (two runs
+    sharing a folder never write each other's temporary file)."""
+    path = Path(checkpoint)
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent if str(path.parent) else ".")
+    try:
+        with os.fdopen(fd, "w") as f:
+            json.dump({"settings": settings, "totals": totals.to_dict()}, f)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def run_chunks(totals, target, chunk, threads, play_chunk, checkpoint=None, settings=None, progress=None,
@@ -55,9 +116,7 @@ def run_chunks(totals, target, chunk, threads, play_chunk, checkpoint=None, sett
         while totals.done < target:
             play_chunk(totals.done, min(int(chunk), target - totals.done))
             if checkpoint is not None:
-                tmp = Path(str(checkpoint) + ".tmp")
-                tmp.write_text(json.dumps({"settings": settings, "totals": totals.to_dict()}))
-                tmp.replace(checkpoint)
+                _save(checkpoint, settings, totals)
             if progress is not None:
                 progress(totals.done, target)
             if until is not None and until(totals):

@@ -145,6 +145,9 @@ def result_arrays(out, players, slots):
 class SelectionTotals:
     """Exact running sums over games, per seat."""
 
+    SIGNED = ()  # totals that may be negative
+    UNIT = "games"
+
     players: int
     slots: int
     games: int = 0
@@ -199,6 +202,17 @@ class SelectionTotals:
 
     def to_dict(self):
         return {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in self.__dict__.items()}
+
+    def inconsistency(self):
+        """What makes these totals impossible (a damaged checkpoint), or None."""
+        g = self.games
+        if any(int(c) != g for c in self.hist.sum(axis=1)) or any(int(c) != g for c in self.opened.sum(axis=1)):
+            return f"a seat's totals or opening rounds do not add up to the {g} games"
+        if (self.filled > g).any() or (self.ties > g).any() or (self.win_units > WIN_UNITS * g).any():
+            return f"fills, ties or wins exceed the {g} games"
+        if (self.total_sum != (self.hist * np.arange(self.hist.shape[1])).sum(axis=1)).any():
+            return "the sum of totals does not match their distribution"
+        return None
 
     @classmethod
     def from_dict(cls, d):
@@ -342,7 +356,7 @@ def simulate_selection(players=None, policies=None, rules=None, games=10_000, se
         "deck": st.deck.name,
     }
     k = len(st.board.slots)
-    totals = resume(checkpoint, settings, SelectionTotals, SelectionTotals(n, k))
+    totals = resume(checkpoint, settings, SelectionTotals, SelectionTotals(n, k), target=games)
 
     inp = setup_inputs(st)
     start = engine.new_state(inp, dealer=0)

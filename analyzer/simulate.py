@@ -92,6 +92,9 @@ class Totals:
     Python ints (no overflow at any legal stakes); the counts are int64 arrays.
     ``add`` changes everything at once, so an interrupt never leaves a half-added chunk."""
 
+    SIGNED = ("net",)  # totals that may be negative
+    UNIT = "deals"
+
     players: int
     deals: int = 0
     net: list = None  # sum of nets, 1/UNITS antes
@@ -157,6 +160,22 @@ class Totals:
 
     def to_dict(self):
         return {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in self.__dict__.items()}
+
+    def inconsistency(self):
+        """What makes these totals impossible (a damaged checkpoint), or None."""
+        d = self.deals
+        if any(int(c) != d for c in self.categories.sum(axis=1)):
+            return f"the final hands of a seat do not add up to the {d} deals"
+        for name in ("wins_high", "wins_low", "scoops"):
+            if (getattr(self, name) > d).any():
+                return f"{name} exceeds the {d} deals"
+        if (self.declared.sum(axis=1) > d).any() or self.no_low > d:
+            return f"declarations or no-low counts exceed the {d} deals"
+        if self.winning_high.sum() > d or self.winning_low.sum() > d:
+            return f"winning hands exceed the {d} deals"
+        if any(q * max(d, 1) < s * s for s, q in zip(self.net, self.net_sq)) or (d == 0 and any(self.net_sq)):
+            return "the sums of nets and of their squares contradict each other"
+        return None
 
     @classmethod
     def from_dict(cls, d):
@@ -322,7 +341,7 @@ def simulate(variant, players=None, policies=None, rules=None, deals=100_000, se
     ante = float(rules_vec[R_ANTE])
     settings = {"variant": v.name, "players": n, "seed": int(seed), "rules": {k: str(x) for k, x in (rules or {}).items()},
                 "policies": [{k: val[k] for k in sorted(val)} for val in values], "rotate_dealer": bool(rotate_dealer)}
-    totals = resume(checkpoint, settings, Totals, Totals(n))
+    totals = resume(checkpoint, settings, Totals, Totals(n), target=deals)
     inp = Inputs(v, n, rules_vec, policy_matrix)
     start = new_state(inp, dealer=n - 1)
     res = v.result

@@ -390,3 +390,62 @@ def test_an_interrupt_inside_the_totals_update_loses_the_chunk_whole(monkeypatch
     pd.testing.assert_frame_equal(r.seats, full.seats)
     pd.testing.assert_frame_equal(r.categories, full.categories)
     assert r.categories.groupby("seat").probability.sum().round(12).eq(1).all()
+
+
+def _checkpoint(tmp_path, variant="selection_rejection", deals=2000):
+    path = tmp_path / "run.json"
+    simulate(variant, players=4, deals=deals, seed=3, chunk=1000, checkpoint=path)
+    return path, json.loads(path.read_text())
+
+
+@pytest.mark.parametrize("tamper,message", [
+    (lambda t: t.update(deals=-5), "bad or missing totals deals"),
+    (lambda t: t.update(deals=0), "do not add up"),
+    (lambda t: t.update(deals=2000.5), "bad or missing totals deals"),
+    (lambda t: t["wins_high"].__setitem__(1, -3), "bad or missing totals wins_high"),
+    (lambda t: t["wins_high"].__setitem__(1, 9999), "wins_high exceeds"),
+    (lambda t: t["net"].pop(), "bad or missing totals net"),
+    (lambda t: t.update(net_sq=[0, 0, 0, 0]), "contradict"),
+    (lambda t: t["categories"][0].__setitem__(0, 7.5), "bad or missing totals categories"),
+    (lambda t: t.pop("scoops"), "bad or missing totals scoops"),
+    (lambda t: t.update(extra=1), "bad or missing totals extra"),
+])
+def test_a_damaged_checkpoint_is_refused_with_one_line(tmp_path, tamper, message):
+    path, saved = _checkpoint(tmp_path)
+    tamper(saved["totals"])
+    path.write_text(json.dumps(saved))
+    with pytest.raises(WantitError, match=message):
+        simulate("selection_rejection", players=4, deals=4000, seed=3, chunk=1000, checkpoint=path)
+
+
+def test_checkpoints_that_are_not_checkpoints_or_hold_too_much_are_refused(tmp_path):
+    path, saved = _checkpoint(tmp_path)
+    with pytest.raises(WantitError, match="already holds 2,000 deals, more than the 1,000 asked"):
+        simulate("selection_rejection", players=4, deals=1000, seed=3, chunk=1000, checkpoint=path)
+    path.write_text("not json {")
+    with pytest.raises(WantitError, match="cannot be read as a wantit checkpoint"):
+        simulate("selection_rejection", players=4, deals=1000, seed=3, checkpoint=path)
+    path.write_text("[1, 2]")
+    with pytest.raises(WantitError, match="is not a wantit checkpoint"):
+        simulate("selection_rejection", players=4, deals=1000, seed=3, checkpoint=path)
+
+
+def test_an_unwritable_checkpoint_is_refused_before_any_deal(tmp_path):
+    played = []
+    for bad, message in ((tmp_path / "missing" / "run.json", "does not exist"), ("", "not a file path"),
+                         (tmp_path, "not a file path")):
+        with pytest.raises(WantitError, match=message):
+            simulate("do_ya", deals=2000, chunk=1000, checkpoint=bad, progress=lambda d, t: played.append(d))
+    assert played == []
+
+
+def test_a_damaged_selection_checkpoint_is_refused(tmp_path):
+    from analyzer.selection import simulate_selection
+
+    path = tmp_path / "sel.json"
+    simulate_selection(players=2, games=40, seed=1, chunk=20, checkpoint=path)
+    saved = json.loads(path.read_text())
+    saved["totals"]["total_sum"][0] += 1
+    path.write_text(json.dumps(saved))
+    with pytest.raises(WantitError, match="does not match their distribution"):
+        simulate_selection(players=2, games=80, seed=1, chunk=20, checkpoint=path)
