@@ -141,9 +141,11 @@ def low_threshold(qualifier) -> int:
     """The smallest qualifying low strength for a qualifier (``None``: any low)."""
     if qualifier is None:
         return 1
+    from .runs import whole
+
     try:
-        q = int(qualifier)
-    except (TypeError, ValueError):
+        q = int(qualifier) if isinstance(qualifier, str) else whole(qualifier, "low qualifier")
+    except (TypeError, ValueError, WantitError):
         raise WantitError(f"low qualifier must be a whole number 5..13 (8 = eight-or-better), got {qualifier!r}") from None
     if not 5 <= q <= 13:
         raise WantitError(f"low qualifier must be 5..13 (8 = eight-or-better), got {q}")

@@ -16,15 +16,34 @@ import numba
 from .errors import WantitError
 
 
+def whole(value, what):
+    """``value`` as an int, or ``WantitError`` when it is not a whole number (2.9,
+    "3", True are refused: nothing is silently truncated)."""
+    import numbers
+
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        if isinstance(value, numbers.Real) and not isinstance(value, bool) and float(value).is_integer():
+            return int(value)
+        raise WantitError(f"{what} must be a whole number, not {value!r}")
+    return int(value)
+
+
+def check_seed(seed, what="seed"):
+    seed = whole(seed, what)
+    if not 0 <= seed < 2**63:
+        raise WantitError(f"{what} must be a non-negative integer below 2**63")
+    return seed
+
+
 def check_run(units, seed, chunk, threads, what="deals"):
-    """Raise ``WantitError`` for a run size, seed, chunk or thread count out of range."""
-    if int(units) < 1:
+    """Raise ``WantitError`` for a run size, seed, chunk or thread count that is not
+    a whole number in range."""
+    if whole(units, what) < 1:
         raise WantitError(f"{what} must be at least 1")
-    if not 0 <= int(seed) < 2**63:
-        raise WantitError("seed must be a non-negative integer below 2**63")
-    if int(chunk) < 1:
+    check_seed(seed)
+    if whole(chunk, "chunk") < 1:
         raise WantitError("chunk must be at least 1")
-    if threads is not None and not 1 <= int(threads) <= numba.config.NUMBA_NUM_THREADS:
+    if threads is not None and not 1 <= whole(threads, "threads") <= numba.config.NUMBA_NUM_THREADS:
         raise WantitError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}")
 
 

@@ -27,7 +27,7 @@ from kernels.games import selection_hands as H
 
 from . import engine
 from .errors import WantitError
-from .runs import check_run, resume, run_chunks
+from .runs import check_run, check_seed, resume, run_chunks, whole
 from .selection_config import KIND_MEANING, PROVISIONAL_NOTE, Board, Deck, resolve
 from .variants import SELECTION
 
@@ -93,7 +93,7 @@ def slot_par(deck_matrix, profile, board_matrix, rules_vec, policy_vec) -> np.nd
 
 def setup(players=None, policies=None, rules=None, board=None, deck=None) -> Setup:
     b, d = resolve(board, deck)
-    n = SELECTION.default_players if players is None else int(players)
+    n = SELECTION.default_players if players is None else whole(players, "players")
     SELECTION.check_table(n, rules)
     if d.size < 7 * n:
         raise WantitError(f"deck {d.name} has {d.size} cards; {n} players need at least {7 * n} (7 each)")
@@ -343,8 +343,8 @@ def simulate_selection(players=None, policies=None, rules=None, games=10_000, se
     """
     st = setup(players, policies, rules, board, deck)
     n = st.players
-    games = int(games)
     check_run(games, seed, chunk, threads, what="games")
+    games, seed = int(games), int(seed)
     if target_se is not None and not float(target_se) > 0:
         raise WantitError("target_se must be a positive number (a standard error of p_win)")
     settings = {
@@ -540,8 +540,7 @@ def play_game(players=None, seed=0, game=0, rules=None, policies=None, board=Non
     reshuffles keep discard order (tests, replays)."""
     st = setup(players, policies, rules, board, deck)
     n = st.players
-    if seed < 0 or game < 0:
-        raise WantitError("seed and game must be non-negative")
+    seed, game = check_seed(seed), check_seed(game, "game")
     if first_dealer is None:
         first_dealer = game % n if rotate_dealer else 0
     if not 0 <= first_dealer < n:

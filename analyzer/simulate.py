@@ -18,7 +18,7 @@ from kernels.showdown import DECLARE_BOTH, DECLARE_HIGH, DECLARE_LOW, SPLIT_CARD
 from .errors import WantitError
 from .engine import Inputs, new_state, play_batch
 from .evaluate import Category, hand_category
-from .runs import check_run, resume, run_chunks
+from .runs import check_run, resume, run_chunks, whole
 from .variants import Variant, get_variant
 
 N_CATEGORIES = len(Category)
@@ -328,10 +328,10 @@ def simulate(variant, players=None, policies=None, rules=None, deals=100_000, se
     ``progress(done, total)`` is called after each chunk.
     """
     v = get_variant(variant)
-    n = v.default_players if players is None else int(players)
+    n = v.default_players if players is None else whole(players, "players")
     v.check_table(n, rules)
-    deals = int(deals)
     check_run(deals, seed, chunk, threads)
+    deals, seed = int(deals), int(seed)
     if target_se is not None and not float(target_se) > 0:
         raise WantitError("target_se must be a positive number of antes")
     rules_vec = v.rules_vector(rules)

@@ -16,6 +16,7 @@ from .cards import format_cards, parse_cards
 from .engine import Inputs, new_state, new_stream, play_state
 from .errors import WantitError
 from .evaluate import _PLURALS, describe_high, describe_low
+from .runs import check_seed, whole
 from .simulate import seat_policies
 from .variants import get_variant
 
@@ -59,10 +60,9 @@ def play_deal(variant, players=None, seed=0, deal=0, rules=None, policies=None, 
     """Play one deal with tracing on. ``stacked``: cards to deal in this order instead
     of the random stream (a string or codes; the deck must hold enough cards)."""
     v = get_variant(variant)
-    n = v.default_players if players is None else int(players)
+    n = v.default_players if players is None else whole(players, "players")
     v.check_table(n, rules)
-    if deal < 0 or seed < 0:
-        raise WantitError("seed and deal must be non-negative")
+    seed, deal = check_seed(seed), check_seed(deal, "deal")
     rules_vec = v.rules_vector(rules)
     pols = np.stack([v.policy_vector(s) for s in seat_policies(v, n, policies)])
     if dealer is None:

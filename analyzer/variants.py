@@ -56,9 +56,11 @@ class Option:
                     raise WantitError(f"rule {self.name}={value!r} must be true or false")
                 return float(lowered in ("true", "1", "yes", "on"))
             return float(bool(value))
+        from .runs import whole
+
         try:
-            number = int(value)
-        except (TypeError, ValueError):
+            number = int(value) if isinstance(value, str) else whole(value, f"rule {self.name}")
+        except (TypeError, ValueError, WantitError):
             raise WantitError(f"rule {self.name}={value!r} must be a whole number") from None
         lo, hi = self.bounds
         if not lo <= number <= hi:
@@ -85,6 +87,7 @@ class Param:
     low: float
     high: float
     meaning: str
+    integer: bool = False  # a whole number: a choice, a count, a card rank or a 0/1 switch
 
 
 @dataclass(frozen=True)
@@ -216,6 +219,8 @@ class Variant:
         (on the default preset, or on ``{"preset": name}``), or ``"name:k=v,k=v"``."""
         if spec is None:
             spec = self.default_policy
+        if isinstance(spec, str) and not spec.strip():
+            raise WantitError(f"an empty policy: name one of {', '.join(self.presets)}")
         if isinstance(spec, str):
             name, _, rest = spec.partition(":")
             overrides = {}
@@ -239,6 +244,8 @@ class Variant:
                 raise WantitError(f"policy parameter {key}={value!r} must be a number") from None
             if not p.low <= number <= p.high:
                 raise WantitError(f"policy parameter {key}={number:g} is out of range {p.low:g}..{p.high:g}")
+            if p.integer and not number.is_integer():
+                raise WantitError(f"policy parameter {key}={number:g} must be a whole number")
             values[key] = number
         values["preset"] = preset
         return values
@@ -254,7 +261,9 @@ class Variant:
             return _resolve(self.make_inputs)(players=players, policies=policies, rules=rules, **game_settings)
         if game_settings:
             raise WantitError(f"{self.name} takes no game settings ({', '.join(game_settings)})")
-        players = int(players)
+        from .runs import whole
+
+        players = whole(players, "players")
         self.check_table(players, rules)
         params = np.stack([self.policy_vector(spec) for spec in seat_policies(self, players, policies)])
         return Inputs(self, players, self.rules_vector(rules), params)
@@ -295,23 +304,23 @@ def _showdown_options(split_default, split_choices, extra_natural=False):
 HILO_SPLITS = {"declare": S.SPLIT_DECLARE, "cards_speak": S.SPLIT_CARDS_SPEAK, "high_only": S.SPLIT_HIGH_ONLY}
 
 OFFER_PARAMS = (
-    Param("aim", P.AIM, 2, 0, 2, "0 aim high, 1 aim low, 2 adaptive (low when holding enough low cards)"),
+    Param("aim", P.AIM, 2, 0, 2, "0 aim high, 1 aim low, 2 adaptive (low when holding enough low cards)", integer=True),
     Param("take_threshold", P.TAKE_THRESHOLD, 0.1, -1e6, 1e6,
           "take an offered card when it raises my hand estimate by at least this (1 = a category)"),
-    Param("low_max", P.LOW_MAX, 8, 5, 13, "highest low card (ace 1 .. king 13) worth collecting for low"),
+    Param("low_max", P.LOW_MAX, 8, 5, 13, "highest low card (ace 1 .. king 13) worth collecting for low", integer=True),
     Param("deny_weight", P.DENY_WEIGHT, 0.5, 0, 5,
           "weight of what a refused card would do for the next player, who gets it"),
     Param("adaptive_low_count", P.ADAPTIVE_LOW_COUNT, 3, 0, 7,
-          "adaptive aim goes low when I hold at least this many different low cards"),
+          "adaptive aim goes low when I hold at least this many different low cards", integer=True),
     Param("draw_weight", P.DRAW_WEIGHT, 1.0, 0, 5, "weight of flush and straight draws in the high estimate"),
     Param("declare_low_top", P.DECLARE_LOW_TOP, 8, 0, 14,
-          "declare low with an unpaired low topped by at most this (0 never, 14 any)"),
+          "declare low with an unpaired low topped by at most this (0 never, 14 any)", integer=True),
     Param("declare_both_category", P.DECLARE_BOTH_CATEGORY, 6, 1, 13,
-          "declare both when going low with a high of at least this slot (6 flush, 7 full house, 13 never)"),
+          "declare both when going low with a high of at least this slot (6 flush, 7 full house, 13 never)", integer=True),
     Param("fear_visible_low", P.FEAR_VISIBLE_LOW, 1, 0, 1,
-          "do not go low when an opponent shows four different cards below my top low card"),
+          "do not go low when an opponent shows four different cards below my top low card", integer=True),
     Param("sequential_grab", P.SEQUENTIAL_GRAB, 1, 0, 1,
-          "in sequential declaring, the last declarer takes an uncontested low with any low"),
+          "in sequential declaring, the last declarer takes an uncontested low with any low", integer=True),
     Param("pool_threshold", P.POOL_THRESHOLD, 0.1, -1e6, 1e6,
           "Do Ya: take the best reject on the table when it raises my estimate by at least this"),
 )
@@ -444,8 +453,8 @@ ANACONDA_PARAMS = tuple(p for p in OFFER_PARAMS if p.name not in ("take_threshol
     Param("spite_weight", PP.SPITE_WEIGHT, 0.3, 0, 5,
           "avoid passing a card the recipient seems to collect (judged from what they, or else my "
           "right neighbour, passed me)"),
-    Param("hide_rule", PP.HIDE_RULE, 0, 0, 1, "the face-down fifth card: 0 my strongest card, 1 my weakest"),
-    Param("random_pass", PP.RANDOM_PASS, 0, 0, 1, "1: pass uniformly random cards (a baseline)"),
+    Param("hide_rule", PP.HIDE_RULE, 0, 0, 1, "the face-down fifth card: 0 my strongest card, 1 my weakest", integer=True),
+    Param("random_pass", PP.RANDOM_PASS, 0, 0, 1, "1: pass uniformly random cards (a baseline)", integer=True),
 )
 
 ANACONDA = Variant(
@@ -513,6 +522,9 @@ def _write_fee_multipliers(value, vec):
         vec[train_wreck.R_FEE_MULTIPLIERS + i] = x
 
 
+ONE_RANK = {"2", "3", "4", "5", "6", "7", "8", "9", "T", "10", "J", "Q", "K", "A"}
+
+
 def parse_special_pairs(value):
     """``{rank index 0..12: action code}`` from ``"2=extra_card,3=discard_opp,..."``
     (ranks 2-9, T or 10, J, Q, K, A; actions ``TW_ACTIONS``), a dict, or ``"none"``."""
@@ -532,7 +544,7 @@ def parse_special_pairs(value):
     table = {}
     for rank, action in items:
         try:
-            ranks = parse_ranks(rank)
+            ranks = parse_ranks(rank) if rank.upper() in ONE_RANK else []
         except WantitError:
             ranks = []
         if len(ranks) != 1:
@@ -662,13 +674,13 @@ SELECTION = Variant(
               "aim at (and fill) the slot whose expected (made) score minus this x the slot's par is largest; "
               "par = the slot's mean score in a round aimed at it alone; 0 = the best expected score"),
         Param("keep_min", selection_kernel.P_KEEP_MIN, 16, 11, 25,
-              "Low / High: keep numerical cards worth at least this many points while draws remain (16 = a 6)"),
+              "Low / High: keep numerical cards worth at least this many points while draws remain (16 = a 6)", integer=True),
         Param("low_cap", selection_kernel.P_LOW_CAP, 80, 11, 125,
-              "a Low filled while High is open scores at most this (leaving room for High above it)"),
-        Param("never_draw", selection_kernel.P_NEVER_DRAW, 0, 0, 1, "1: stand pat at every draw (a baseline)"),
+              "a Low filled while High is open scores at most this (leaving room for High above it)", integer=True),
+        Param("never_draw", selection_kernel.P_NEVER_DRAW, 0, 0, 1, "1: stand pat at every draw (a baseline)", integer=True),
         Param("reaim", selection_kernel.P_REAIM, 0, 0, 1,
               "1: re-estimate every open slot at every draw; 0: at a round's first draw only, later switching "
-              "only to a slot whose made hand beats the aim"),
+              "only to a slot whose made hand beats the aim", integer=True),
     ),
     presets={
         "heuristic": {},

@@ -449,3 +449,36 @@ def test_a_damaged_selection_checkpoint_is_refused(tmp_path):
     path.write_text(json.dumps(saved))
     with pytest.raises(WantitError, match="does not match their distribution"):
         simulate_selection(players=2, games=80, seed=1, chunk=20, checkpoint=path)
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"players": 2.9}, "players must be a whole number"),
+    ({"deals": 1000.5}, "deals must be a whole number"),
+    ({"seed": 1.5}, "seed must be a whole number"),
+    ({"chunk": True}, "chunk must be a whole number"),
+    ({"policies": "heuristic:aim=0.5"}, "aim=0.5 must be a whole number"),
+    ({"policies": "heuristic:low_max=7.5"}, "must be a whole number"),
+    ({"policies": "heuristic:adaptive_low_count=3.7"}, "must be a whole number"),
+    ({"policies": ""}, "an empty policy"),
+    ({"rules": {"low_qualifier": 8.9}}, "low qualifier must be a whole number"),
+    ({"rules": {"max_rejections": 1.5}}, "must be a whole number"),
+])
+def test_fractional_and_empty_values_are_refused(kwargs, message):
+    with pytest.raises(WantitError, match=message):
+        simulate("selection_rejection", **{"deals": 100, **kwargs})
+
+
+def test_whole_numbers_given_as_floats_are_accepted():
+    a = simulate("selection_rejection", players=4.0, deals=500.0, seed=2.0, policies="heuristic:low_max=7.0")
+    b = simulate("selection_rejection", players=4, deals=500, seed=2, policies="heuristic:low_max=7")
+    pd.testing.assert_frame_equal(a.seats, b.seats)
+
+
+def test_special_pairs_name_one_rank_each_and_seeds_stay_in_range():
+    with pytest.raises(WantitError, match="'22' is not one rank"):
+        get_variant("train_wreck").rules_vector({"special_pairs": "22=steal_opp"})
+    assert get_variant("train_wreck").rules_vector({"special_pairs": "10=steal_opp"}) is not None
+    with pytest.raises(WantitError, match="seed must be a non-negative integer below 2\\*\\*63"):
+        play_deal("do_ya", seed=2**63)
+    with pytest.raises(WantitError, match="deal must be a non-negative integer below 2\\*\\*63"):
+        play_deal("do_ya", deal=2**63)
