@@ -84,7 +84,7 @@ def _policy_specs(items):
         if not eq:
             raise WantitError(f"--policy {item!r} should look like SEAT=PRESET[:param=value,...] (SEAT a number or all)")
         seat = seat.strip()
-        if seat != "all" and not seat.isdigit():
+        if seat != "all" and not seat.isdecimal():
             raise WantitError(f"--policy {item!r}: the seat must be a number or 'all'")
         specs[seat if seat == "all" else int(seat)] = spec.strip()
     return specs or None
@@ -186,15 +186,20 @@ def simulate(variant, players, deals, seed, policy_items, rule_items, threads, c
     if shown:
         click.echo("", err=True)
     meta = result.meta
+    done = meta.get("deals", meta.get("games"))
     if meta["interrupted"]:
-        click.echo(f"wantit: interrupted after {meta.get('deals', meta.get('games')):,} {v.unit}; "
-                   f"these are their results", err=True)
+        click.echo(f"wantit: interrupted after {done:,} {v.unit}; these are their results", err=True)
     if fmt == "json":
         click.echo(json.dumps(result.to_json(), indent=2))
     elif fmt == "csv":
+        if meta["interrupted"]:
+            click.echo(f"# partial: interrupted after {done} of {meta.get('requested_deals', meta.get('requested_games'))}"
+                       f" {v.unit}")
         click.echo(result.to_csv(), nl=False)
     else:
         click.echo(result.format_table())
+    if meta["interrupted"]:
+        sys.exit(130)  # the results above are partial
 
 
 @cli.command()
@@ -260,7 +265,9 @@ def main(argv=None):
         click.echo("wantit: interrupted", err=True)
         sys.exit(130)
     except click.ClickException as e:
-        e.show()
+        # One line, as for every other error (click's usage block would add three).
+        hint = " (see wantit --help)" if isinstance(e, click.UsageError) else ""
+        click.echo(f"wantit: error: {e.format_message()}{hint}", err=True)
         sys.exit(e.exit_code)
     except WantitError as e:
         click.echo(f"wantit: error: {e}", err=True)

@@ -16,6 +16,9 @@ import numba
 from .errors import WantitError
 
 
+MAX_CHUNK = 10_000_000  # deals whose result rows are held at once (about 4.5 GB at most)
+
+
 def whole(value, what):
     """``value`` as an int, or ``WantitError`` when it is not a whole number (2.9,
     "3", True are refused: nothing is silently truncated)."""
@@ -41,8 +44,8 @@ def check_run(units, seed, chunk, threads, what="deals"):
     if whole(units, what) < 1:
         raise WantitError(f"{what} must be at least 1")
     check_seed(seed)
-    if whole(chunk, "chunk") < 1:
-        raise WantitError("chunk must be at least 1")
+    if not 1 <= whole(chunk, "chunk") <= MAX_CHUNK:
+        raise WantitError(f"chunk must be 1..{MAX_CHUNK:,} (deals held in memory at once)")
     if threads is not None and not 1 <= whole(threads, "threads") <= numba.config.NUMBA_NUM_THREADS:
         raise WantitError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}")
 

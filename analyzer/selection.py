@@ -387,6 +387,8 @@ def format_table(r: SelectionResult) -> str:
     m = r.meta
     stopped = (f" (every p_win_se below {m['target_se']:g})" if m.get("reached_target_se")
                and m["games"] < m["requested_games"] else "")
+    if m["interrupted"]:
+        stopped += f" (interrupted: partial, {m['requested_games']:,} asked)"
     lines = [f"{m['title']}: {m['players']} player{'s' if m['players'] != 1 else ''}, {m['games']:,} games"
              f"{stopped}, seed {m['seed']}",
              f"board: {m['board']}"]

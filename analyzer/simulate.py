@@ -44,7 +44,7 @@ def seat_policies(variant: Variant, players: int, policies) -> list:
     if policies is None or isinstance(policies, str):
         return [policies] * players
     if isinstance(policies, dict) and not ({"preset"} & set(policies)) and all(
-        isinstance(k, int) or str(k).isdigit() or k == "all" for k in policies
+        isinstance(k, int) or str(k).isdecimal() or k == "all" for k in policies
     ):
         specs = [policies.get("all")] * players
         for key, spec in policies.items():
@@ -217,6 +217,8 @@ class SimulationResult:
         stopped = (f" (every ev_se below {meta['target_se']:g} antes)" if meta["reached_target_se"]
                    and meta["deals"] < meta["requested_deals"] else "")
         carried = f", pot carried over {meta['carried_over']:g} chips" if meta["carried_over"] else ""
+        if meta["interrupted"]:
+            stopped += f" (interrupted: partial, {meta['requested_deals']:,} asked)"
         lines = [f"{meta['variant']}, {meta['players']} players, {meta['deals']:,} deals{stopped}, seed {meta['seed']}; "
                  f"nets in antes{carried}",
                  _compact_policies(meta["variant"], self.seats).to_string(index=False, float_format=lambda x: f"{x:.4f}")]

@@ -511,7 +511,7 @@ def parse_fee_multipliers(value):
     ``"1,2,4"`` or a sequence."""
     items = str(value).split(",") if isinstance(value, str) else list(value)
     texts = [str(x).strip() for x in items]
-    if len(texts) != 3 or not all(x.isdigit() and int(x) <= 1000 for x in texts):
+    if len(texts) != 3 or not all(x.isdecimal() and int(x) <= 1000 for x in texts):
         raise WantitError(f"fee_multipliers={value!r}: give three whole numbers 0..1000 for streets 4, 5 "
                           f"and 6, e.g. 1,2,4")
     return [int(x) for x in texts]

@@ -129,3 +129,42 @@ def test_simulate_and_deal_errors(args, message):
     assert code != 0
     assert message in err
     assert "Traceback" not in err
+
+
+def test_an_interrupted_run_says_it_is_partial_and_exits_130(monkeypatch, capsys):
+    import analyzer.simulate as S
+
+    real = S.hand_category
+    calls = {"n": 0}
+
+    def interrupting(strengths):
+        calls["n"] += 1
+        if calls["n"] == 3:  # inside the second chunk's totals
+            raise KeyboardInterrupt
+        return real(strengths)
+
+    monkeypatch.setattr(S, "hand_category", interrupting)
+    with pytest.raises(SystemExit) as exc:
+        main(["simulate", "sr", "-n", "3", "-d", "5000", "--chunk", "1000", "--format", "csv"])
+    assert exc.value.code == 130
+    out, err = capsys.readouterr()
+    assert out.splitlines()[0] == "# partial: interrupted after 1000 of 5000 deals"
+    assert "wantit: interrupted after 1,000 deals" in err
+    calls["n"] = 0
+    with pytest.raises(SystemExit):
+        main(["simulate", "sr", "-n", "3", "-d", "5000", "--chunk", "1000"])
+    assert "(interrupted: partial, 5,000 asked)" in capsys.readouterr().out.splitlines()[0]
+
+
+@pytest.mark.parametrize("args,message", [
+    (("simulate",), "Missing argument 'VARIANT'"),
+    (("simulate", "sr", "--deals", "many"), "'many' is not a valid integer"),
+    (("simulate", "sr", "--chunk", "100000000000"), "chunk must be 1..10,000,000"),
+    (("simulate", "sr", "--policy", "²=heuristic"), "the seat must be a number or 'all'"),
+    (("simulate", "sr", "--policy", "all="), "an empty policy"),
+    (("deal", "sr", "--seed", str(2**64)), "seed must be a non-negative integer below 2**63"),
+])
+def test_usage_errors_are_one_line_too(args, message):
+    code, out, err = run(*args)
+    assert code != 0 and out == "" and "Traceback" not in err
+    assert message in err and len(err.strip().splitlines()) == 1
