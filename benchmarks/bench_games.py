@@ -90,15 +90,14 @@ def stud_floor_batch(t, n, seed, first, count, ante, payout, high_share, low_sha
     for i in prange(count):
         deal = first + i
         dealer = deal % n
-        deck = np.empty(52, np.uint8)
-        dstate = np.zeros(3, np.int64)
+        deck = np.empty(55, np.int64)  # the 52 cards, then the deck state, as in a table state
         stream = np.zeros(2, np.uint64)
         seed_stream(stream, seed, deal)
-        fill_deck(deck, dstate, np.uint64(0))
+        fill_deck(deck[:52], deck[52:], np.uint64(0))
         cards = np.empty((n, STUD_CARDS), np.uint8)
         for r in range(STUD_CARDS):
             for k in range(1, n + 1):
-                cards[(dealer + k) % n, r] = draw(deck, dstate, stream)
+                cards[(dealer + k) % n, r] = draw(deck, 0, 52, stream)
         for s in range(n):
             high[i, s] = high_hashed(t, cards[s], STUD_CARDS)
             low[i, s] = low_hashed(t, cards[s], STUD_CARDS)

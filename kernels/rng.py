@@ -5,10 +5,11 @@ word ``j`` of the stream is ``mix(key + j * GOLDEN)`` (SplitMix64's output funct
 over a counter). Any deal can be replayed alone, and results do not depend on the
 number of threads or on how the deals are chunked.
 
-A stream is a ``uint64[2]`` array ``[key, counter]``. A deck is a ``uint8[52]`` array
-with a small ``int64[3]`` state ``[top, size, stacked]``: the stock is
-``deck[top:size]``; a draw swaps a uniformly chosen stock card to ``top`` (a lazy
-Fisher-Yates shuffle), or, for a stacked deck in tests, takes ``deck[top]`` as is.
+A stream is a ``uint64[2]`` array ``[key, counter]``. A deck is 52 card slots with a
+small state ``[top, size, stacked]``: the stock is ``deck[top:size]``; a draw swaps a
+uniformly chosen stock card to ``top`` (a lazy Fisher-Yates shuffle), or, for a
+stacked deck in tests, takes ``deck[top]`` as is. ``draw`` reads both in place in one
+int64 array (a game's table state) at given offsets.
 """
 
 import numpy as np
@@ -86,20 +87,23 @@ def stock_size(state):
     return state[DECK_SIZE] - state[DECK_TOP]
 
 
-@njit(cache=True)
-def draw(deck, state, stream):
-    """The next card of the stock, or ``NO_CARD`` when it is empty."""
-    top = state[DECK_TOP]
-    size = state[DECK_SIZE]
+@njit(cache=True, inline="always")
+def draw(cards, deck_at, state_at, stream):
+    """The next card of the stock, or ``NO_CARD`` when it is empty. The deck is
+    ``cards[deck_at:deck_at + 52]`` and its state ``cards[state_at:state_at + 3]``,
+    read in place in one int64 array (a game's table state): slices of it would
+    cost reference counts on every card."""
+    top = cards[state_at + DECK_TOP]
+    size = cards[state_at + DECK_SIZE]
     if top >= size:
-        return np.uint8(NO_CARD)
-    if not state[DECK_STACKED]:
+        return np.int64(NO_CARD)
+    if not cards[state_at + DECK_STACKED]:
         j = top + below(stream, size - top)
-        c = deck[j]
-        deck[j] = deck[top]
-        deck[top] = c
-    state[DECK_TOP] = top + 1
-    return deck[top]
+        c = cards[deck_at + j]
+        cards[deck_at + j] = cards[deck_at + top]
+        cards[deck_at + top] = c
+    cards[state_at + DECK_TOP] = top + 1
+    return cards[deck_at + top]
 
 
 @njit(cache=True)

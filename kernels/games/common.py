@@ -7,7 +7,7 @@ from numba import njit
 from ..cards import NO_CARD, card_bit
 from ..layout import Layout
 from ..policies import DECLARE_BOTH, DECLARE_HIGH, DECLARE_LOW, declare
-from ..rng import DECK_SIZE, DECK_STACKED, DECK_TOP, below, fill_deck, restock, stack_deck
+from ..rng import DECK_SIZE, DECK_TOP, draw, fill_deck, restock, stack_deck
 from ..showdown import SPLIT_DECLARE, settle
 
 # Rules vector (float64): the showdown options open every pot game's rules layout,
@@ -284,20 +284,8 @@ def stock_left(st):
 
 @njit(cache=True, inline="always")
 def next_card(st, stream):
-    """The next stock card, or ``NO_CARD`` (``kernels.rng.draw`` on the state's
-    stock, indexed in place: a slice of the state would cost two reference-count
-    updates per card)."""
-    top = st[P.deck + DECK_TOP]
-    size = st[P.deck + DECK_SIZE]
-    if top >= size:
-        return np.int64(NO_CARD)
-    if not st[P.deck + DECK_STACKED]:
-        j = top + below(stream, size - top)
-        c = st[P.stock + j]
-        st[P.stock + j] = st[P.stock + top]
-        st[P.stock + top] = c
-    st[P.deck + DECK_TOP] = top + 1
-    return st[P.stock + top]
+    """The next stock card, or ``NO_CARD``."""
+    return draw(st, P.stock, P.deck, stream)
 
 
 @njit(cache=True, inline="always")
