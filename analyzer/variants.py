@@ -123,15 +123,12 @@ class Variant:
     params: tuple
     presets: dict
     default_policy: str
-    rules_layout: Any  # the kernel's rules vector Layout
     policy_layout: Any  # the kernel's policy vector Layout
     aliases: tuple = field(default_factory=tuple)
     # check(players, rules dict) raises WantitError for combinations the rules forbid.
     check: Any = None
     game: Any = None  # kernels.engine GAME_* id
-    kernel_module: Any = None  # the game's module in kernels/games
-    state: Any = None  # the table state's Layout
-    result: Any = None  # the result row's Layout
+    kernel_module: Any = None  # the game's module in kernels/games (its STATE, RESULT and RULES layouts)
     kind: str = "pot"  # "pot": antes and fees into a pot; "scored": points on a board
     unit: str = "deals"  # what a run counts
     game_options: tuple = ()  # GameOption: settings of this game beyond its rules
@@ -140,6 +137,21 @@ class Variant:
     replay: str = "analyzer.trace:replay"  # replay(variant, ...) -> narrative text of one deal
     describe_more: str = ""  # a function returning more ``wantit variants`` lines (board, deck)
     make_inputs: str = ""  # a function building the engine inputs, for a game with data beyond rules and policies
+
+    @property
+    def state(self):
+        """The table state's Layout."""
+        return self.kernel_module.STATE
+
+    @property
+    def result(self):
+        """The result row's Layout."""
+        return self.kernel_module.RESULT
+
+    @property
+    def rules_layout(self):
+        """The rules vector's Layout."""
+        return self.kernel_module.RULES
 
     def simulate(self, **kwargs):
         """Run the game's simulation driver: a result with ``meta``, ``seats``,
@@ -353,13 +365,10 @@ SELECTION_REJECTION = Variant(
     params=OFFER_PARAMS,
     presets=OFFER_PRESETS,
     default_policy="heuristic",
-    rules_layout=selection_rejection.RULES,
     policy_layout=P.OFFER_POLICY,
     aliases=("sr", "selection-rejection", "want_it", "polish"),
     game=E.GAME_SELECTION_REJECTION,
     kernel_module=selection_rejection,
-    state=selection_rejection.STATE,
-    result=selection_rejection.RESULT,
 )
 
 DO_YA = Variant(
@@ -386,13 +395,10 @@ DO_YA = Variant(
     params=OFFER_PARAMS,
     presets={**OFFER_PRESETS, "heuristic": {"aim": 0, "declare_low_top": 7}},
     default_policy="heuristic",
-    rules_layout=do_ya.RULES,
     policy_layout=P.OFFER_POLICY,
     aliases=("doya", "do-ya"),
     game=E.GAME_DO_YA,
     kernel_module=do_ya,
-    state=do_ya.STATE,
-    result=do_ya.RESULT,
 )
 
 PASS_SCHEDULES = {
@@ -491,14 +497,11 @@ ANACONDA = Variant(
         "random_pass_best_high": {"random_pass": 1, "aim": 0, "declare_low_top": 0},
     },
     default_policy="heuristic",
-    rules_layout=anaconda.RULES,
     policy_layout=PP.PASS_POLICY,
     aliases=("pass_the_trash", "3-2-1", "howdy_doody"),
     check=_check_anaconda,
     game=E.GAME_ANACONDA,
     kernel_module=anaconda,
-    state=anaconda.STATE,
-    result=anaconda.RESULT,
 )
 
 TW_ACTIONS = {"none": train_wreck.ACTION_NONE, "extra_card": train_wreck.ACTION_EXTRA_CARD,
@@ -633,13 +636,10 @@ TRAIN_WRECK = Variant(
         "never_act": {"pay_threshold": 1e6, "act_threshold": 1e6},
     },
     default_policy="heuristic",
-    rules_layout=train_wreck.RULES,
     policy_layout=P.TRAIN_WRECK_POLICY,
     aliases=("tw", "train-wreck", "trainwreck"),
     game=E.GAME_TRAIN_WRECK,
     kernel_module=train_wreck,
-    state=train_wreck.STATE,
-    result=train_wreck.RESULT,
 )
 
 SELECTION = Variant(
@@ -689,13 +689,10 @@ SELECTION = Variant(
         "stand_pat": {"never_draw": 1},
     },
     default_policy="heuristic",
-    rules_layout=selection_kernel.RULES,
     policy_layout=selection_kernel.POLICY,
     aliases=("rulespal", "selection_rulespal", "selection_scoring"),
     game=E.GAME_SELECTION,
     kernel_module=selection_kernel,
-    state=selection_kernel.STATE,
-    result=selection_kernel.RESULT,
     kind="scored",
     unit="games",
     game_options=(
@@ -711,7 +708,6 @@ SELECTION = Variant(
 )
 
 VARIANTS = {v.name: v for v in (SELECTION_REJECTION, DO_YA, ANACONDA, TRAIN_WRECK, SELECTION)}
-REGISTRY = {name: v for name, v in VARIANTS.items() if v.game is not None}
 
 
 def get_variant(name) -> Variant:

@@ -6,7 +6,7 @@ Run from the repository root:
     python benchmarks/bench_games.py --quick              # 20,000 deals: smoke run
     python benchmarks/bench_games.py --deals 500000 --out results/x.csv
 
-Every pot game of ``analyzer.variants.REGISTRY`` (so a game added to the registry
+Every pot game of ``analyzer.variants.VARIANTS`` (so a game added to the registry
 is picked up with no change here; the scored Selection has bench_selection.py) plays complete deals at 2, 4 and 7 players,
 with the same policy preset at every seat (``always_take``, the baseline, and
 ``heuristic``), at one numba thread and at all of them. The kernel entry point
@@ -37,7 +37,7 @@ from _common import REPEATS, best_time, table_lines, write_results
 from analyzer.evaluate import _tables
 from analyzer.engine import new_state
 from analyzer.errors import WantitError
-from analyzer.variants import REGISTRY
+from analyzer.variants import VARIANTS
 from kernels.engine import play_batch as engine_batch
 from kernels.evaluate import high_hashed, low_hashed
 from kernels.games.common import R_ANTE
@@ -299,7 +299,7 @@ def main():
     args = parse_args()
     all_threads = numba.config.NUMBA_NUM_THREADS
     thread_counts = sorted({1, all_threads})
-    variants = [v for v in REGISTRY.values() if v.kind == "pot"]  # Selection: bench_selection.py
+    variants = [v for v in VARIANTS.values() if v.kind == "pot"]  # Selection: bench_selection.py
 
     t = _tables()
     seconds = compile_all(t, variants)

@@ -7,14 +7,14 @@ import numpy as np
 import pytest
 
 from analyzer.engine import Inputs, decision, new_state, new_stream, play_state
-from analyzer.variants import REGISTRY, VARIANTS, get_variant
+from analyzer.variants import VARIANTS, get_variant
 from kernels import engine as E
 from kernels.cards import card_bit
 from kernels.games import common as C
 from kernels.games import selection_rejection as SR
 from kernels.layout import Layout
 
-GAMES = sorted(REGISTRY)
+GAMES = sorted(VARIANTS)
 
 
 def _inputs(name, n=None, policies=None, rules=None):
@@ -210,7 +210,7 @@ def test_rules_and_policy_vectors_follow_the_kernels_layouts(name):
     assert v.rules_vector().shape == (v.rules_layout.size,) and v.policy_vector().shape == (pol.size,)
 
 
-@pytest.mark.parametrize("name", sorted(n for n in REGISTRY if get_variant(n).kind == "pot"))
+@pytest.mark.parametrize("name", sorted(n for n in VARIANTS if get_variant(n).kind == "pot"))
 def test_a_pot_carried_into_the_deal_is_paid_out_with_the_antes(name):
     """§0.8.8: chips carried over from an earlier deal sit in the state's pot; the
     winners take them with this deal's antes and fees, so the nets sum to them."""
