@@ -452,7 +452,7 @@ def _slot_from(entry, i, where):
     if kind not in KINDS:
         raise BoardError(f"{here}.{key}: unknown kind {entry.get(key)!r} (kinds: {', '.join(KINDS)})")
     used = entry.get("used", "matched")
-    if used not in USED:
+    if not isinstance(used, str) or used not in USED:
         raise BoardError(f"{here}.used: {used!r} must be matched or all")
     opening = entry.get("opening", False)
     if not isinstance(opening, bool):
@@ -527,12 +527,16 @@ def load_board(path) -> Board:
         try:
             data = yaml.safe_load(raw)
         except yaml.YAMLError as e:
-            raise BoardError(f"{where}not valid YAML: {e}") from None
+            raise BoardError(f"{where}not valid YAML: {' '.join(str(e).split())}") from None
+        except RecursionError:
+            raise BoardError(f"{where}nested too deeply to be a board") from None
     else:
         try:
             data = tomllib.loads(raw.decode("utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
             raise BoardError(f"{where}not valid TOML: {e}") from None
+        except RecursionError:
+            raise BoardError(f"{where}nested too deeply to be a board") from None
     return board_from_dict(data, source=str(p), where=where)
 
 

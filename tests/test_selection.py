@@ -492,6 +492,7 @@ def test_board_file_round_trip(tmp_path):
     ('predicate = "flush"', 'predicate = "low"', "board[7].predicate: only one low slot"),
     ('id = "p_pair"\n', 'id = "p_pair"\nopening = true\n', "board[3].opening: only one slot"),
     ('id = "p_pair"\n', 'id = "p_pair"\nused = "some"\n', "board[3].used: 'some' must be matched or all"),
+    ('id = "p_pair"\n', 'id = "p_pair"\nused = ["all"]\n', "board[3].used: ['all'] must be matched or all"),
     ('id = "p_pair"\n', 'id = "p_pair"\ncolour = 3\n', "board[3]: unknown field 'colour'"),
     ('provisional = true', 'provisional = "yes"', "provisional: must be true or false"),
     ('provisional = true', 'provisional = true\n[deck]\npreset = "colours"\ncolours = 12',
@@ -505,6 +506,13 @@ def test_bad_board_files_name_the_field(tmp_path, old, new, message):
     path = tmp_path / "bad.toml"
     path.write_text(text.replace(old, new, 1))
     with pytest.raises(BoardError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        load_board(path)
+
+
+def test_a_board_file_nested_50000_deep_is_refused_in_one_line(tmp_path):
+    path = tmp_path / "deep.toml"
+    path.write_text("name = " + "[" * 50_000 + "]" * 50_000 + "\n")
+    with pytest.raises(BoardError, match="nested too deeply to be a board"):
         load_board(path)
 
 
