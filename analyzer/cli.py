@@ -259,8 +259,15 @@ def warmup():
 
 def main(argv=None):
     """Console entry point: bad input ends with one clear line, never a traceback."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    if not args:  # the usage, as --help gives it, not an error
+        args = ["--help"]
     try:
-        cli.main(args=argv, prog_name="wantit", standalone_mode=False)
+        # Not cli.main(): it turns a Ctrl-C into an Abort after printing an empty line.
+        with cli.make_context("wantit", args) as ctx:
+            cli.invoke(ctx)
+    except click.exceptions.Exit as e:  # --help, --version
+        sys.exit(e.exit_code)
     except click.exceptions.Abort:
         click.echo("wantit: interrupted", err=True)
         sys.exit(130)

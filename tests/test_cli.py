@@ -168,3 +168,39 @@ def test_usage_errors_are_one_line_too(args, message):
     code, out, err = run(*args)
     assert code != 0 and out == "" and "Traceback" not in err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+CTRL_C_WHILE_IMPORTING = """
+import builtins, sys
+real_import = builtins.__import__
+def interrupted_import(name, *args, **kwargs):
+    if name.split(".")[0] == sys.argv[1]:
+        raise KeyboardInterrupt  # as a Ctrl-C landing while this module loads
+    return real_import(name, *args, **kwargs)
+builtins.__import__ = interrupted_import
+from analyzer.console import main
+main(sys.argv[2:])
+"""
+
+
+@pytest.mark.parametrize("module", ["click", "numpy", "numba", "pandas"])
+def test_ctrl_c_during_start_up_is_one_line_and_exit_130(module):
+    proc = subprocess.run([sys.executable, "-c", CTRL_C_WHILE_IMPORTING, module, "simulate", "sr", "-d", "10"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 130, proc.stderr
+    assert proc.stderr == "wantit: interrupted\n"
+    assert proc.stdout == ""
+
+
+def test_the_console_script_is_the_interrupt_safe_entry_point():
+    import tomllib
+    from pathlib import Path
+
+    scripts = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts == {"wantit": "analyzer.console:main"}
+
+
+def test_no_arguments_print_the_usage_not_an_error():
+    code, out, err = run()
+    assert code == 0 and err == ""
+    assert out.startswith("Usage: wantit [OPTIONS] COMMAND")
