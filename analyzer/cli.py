@@ -203,11 +203,33 @@ def simulate(variant, players, deals, seed, policy_items, rule_items, threads, c
 
 
 @cli.command()
-def variants():
-    """List the variants, their rules options, game settings and policy parameters."""
+@click.argument("name", required=False)
+def variants(name):
+    """List the variants (or the variant NAME), their rules options, game settings and
+    policy parameters."""
+    from .text import wrap_text
+    from .variants import VARIANTS, get_variant
+
+    chosen = [get_variant(name)] if name else VARIANTS.values()
+    click.echo(wrap_text("\n\n".join("\n".join(v.describe()) for v in chosen)))
+
+
+@cli.command()
+@click.argument("name", required=False)
+@click.option("--markdown", is_flag=True, help="Print the Markdown source instead of formatted text.")
+def rules(name, markdown):
+    """How the game NAME is played, clause by clause (ids as 'variants' and traces cite
+    them); 'shared' for the definitions every game uses. No NAME: what there is."""
+    from .rules import rules_for
     from .variants import VARIANTS
 
-    click.echo("\n\n".join("\n".join(v.describe()) for v in VARIANTS.values()))
+    if name is None:
+        click.echo("wantit rules NAME, NAME one of:")
+        for v in VARIANTS.values():
+            click.echo(f"  {v.name:<20} {v.title} ({v.clause})")
+        click.echo(f"  {'shared':<20} the definitions every game uses (RULES.md §0)")
+        return
+    click.echo(rules_for(name, markdown=markdown))
 
 
 @cli.command()
@@ -232,7 +254,9 @@ def deal(variant, players, seed, deal_index, policy_items, rule_items, stacked, 
                          **_game_settings(v, game_settings))
     if not trace:
         text = "\n".join(line for line in text.splitlines() if not line.startswith("    "))
-    click.echo(text)
+    from .text import wrap_text
+
+    click.echo(wrap_text(text))
 
 
 @cli.command()

@@ -27,8 +27,10 @@ from kernels.games import selection_hands as H
 
 from . import engine
 from .errors import WantitError
+from .rules import played_by
 from .runs import check_run, check_seed, resume, run_chunks, whole
 from .selection_config import KIND_MEANING, PROVISIONAL_NOTE, Board, Deck, resolve
+from .text import fit_frame, wrap_line
 from .variants import SELECTION
 
 NAMES = ("selection", "rulespal", "selection_rulespal", "selection_scoring")
@@ -389,15 +391,19 @@ def format_table(r: SelectionResult) -> str:
                and m["games"] < m["requested_games"] else "")
     if m["interrupted"]:
         stopped += f" (interrupted: partial, {m['requested_games']:,} asked)"
+    from .simulate import compact_policies
+
+    four = {"float_format": lambda x: f"{x:.4f}"}
     lines = [f"{m['title']}: {m['players']} player{'s' if m['players'] != 1 else ''}, {m['games']:,} games"
              f"{stopped}, seed {m['seed']}",
              f"board: {m['board']}"]
     if m["board_provisional"]:
         lines.append(f"  {m['board_note']}")
     lines.append(f"deck: {m['deck_note']}")
+    lines = [part for line in lines for part in wrap_line(line)]
     lines.append("")
-    seats = r.seats.drop(columns=["board"])
-    lines.append(seats.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+    seats = compact_policies("selection", r.seats.drop(columns=["board"]))
+    lines.append(fit_frame(seats, ["seat"], **four))
     lines.append("\nslots (fill rate, mean score; scratched slots score 0):")
     fill = r.slots.pivot(index="slot", columns="seat", values="fill_rate")
     mean = r.slots.pivot(index="slot", columns="seat", values="mean_score")
@@ -406,7 +412,7 @@ def format_table(r: SelectionResult) -> str:
     for s in fill.columns:
         table[f"fill s{s}"] = fill[s].map(lambda x: f"{x:.4f}")
         table[f"mean s{s}"] = mean[s].map(lambda x: f"{x:.1f}")
-    lines.append(table.to_string(index=False))
+    lines.append(fit_frame(table, ["slot"]))
     if len(r.opening):
         lines.append("\nrounds needed to make the opening (probability):")
         piv = r.opening.pivot(index="round", columns="seat", values="probability")
@@ -414,14 +420,14 @@ def format_table(r: SelectionResult) -> str:
         piv = piv.reindex(order)
         piv = piv[(piv.max(axis=1) >= 0.0005) | (piv.index == "never")]
         piv.columns = [f"seat {s}" for s in piv.columns]
-        lines.append(piv.to_string(float_format=lambda x: f"{x:.4f}"))
+        lines.append(fit_frame(piv.rename_axis("round").reset_index(), ["round"], **four))
     lines.append("\nfinal totals (probability by band of 100 points):")
     t = r.totals.copy()
     t["band"] = (t.total // 100) * 100
     band = t.groupby(["band", "seat"]).probability.sum().unstack("seat").fillna(0.0)
     band.index = [f"{b}-{b + 99}" for b in band.index]
     band.columns = [f"seat {s}" for s in band.columns]
-    lines.append(band.to_string(float_format=lambda x: f"{x:.4f}"))
+    lines.append(fit_frame(band.rename_axis("points").reset_index(), ["points"], **four))
     return "\n".join(lines)
 
 
@@ -566,7 +572,7 @@ class _Story:
         self.deck = g.deck
         self.slot = [s.title for s in g.board.slots]
         self.lines = [f"{SELECTION.title}: {g.players} player{'s' if g.players != 1 else ''}, seed {g.seed}, "
-                      f"game {g.game}", f"board: {g.board.label()}"]
+                      f"game {g.game}", played_by(SELECTION), f"board: {g.board.label()}"]
         if g.board.provisional:
             self.lines.append(f"  {g.board.note}")
         self.lines.append(f"deck: {g.deck.describe()}")

@@ -19,6 +19,7 @@ from .errors import WantitError
 from .engine import Inputs, new_state, play_batch
 from .evaluate import Category, hand_category
 from .runs import check_run, resume, run_chunks, whole
+from .text import fit_frame, wrap_items, wrap_line
 from .variants import Variant, get_variant
 
 N_CATEGORIES = len(Category)
@@ -219,18 +220,19 @@ class SimulationResult:
         carried = f", pot carried over {meta['carried_over']:g} chips" if meta["carried_over"] else ""
         if meta["interrupted"]:
             stopped += f" (interrupted: partial, {meta['requested_deals']:,} asked)"
-        lines = [f"{meta['variant']}, {meta['players']} players, {meta['deals']:,} deals{stopped}, seed {meta['seed']}; "
-                 f"nets in antes{carried}",
-                 _compact_policies(meta["variant"], self.seats).to_string(index=False, float_format=lambda x: f"{x:.4f}")]
+        four = {"float_format": lambda x: f"{x:.4f}"}
+        lines = wrap_line(f"{meta['variant']}, {meta['players']} players, {meta['deals']:,} deals{stopped}, "
+                          f"seed {meta['seed']}; nets in antes{carried}")
+        lines.append(fit_frame(compact_policies(meta["variant"], self.seats), ["seat"], **four))
         pivot = self.categories.pivot(index="seat", columns="category", values="probability")
         top = [c.label for c in Category if c.label in pivot.columns and pivot[c.label].max() >= 0.0005]
-        lines += ["", "final high hands (probability):", pivot[top].to_string(float_format=lambda x: f"{x:.4f}")]
+        lines += ["", "final high hands (probability):", fit_frame(pivot[top].reset_index(), ["seat"], **four)]
         win = self.winning[self.winning.probability > 0]
         for half, title in (("high", "winning high hand"), ("low", "winning low (top card)")):
             part = win[win.half == half]
             if len(part):
                 lines += ["", f"{title} (probability per deal):",
-                          "  " + "   ".join(f"{h} {p:.4f}" for h, p in zip(part.hand, part.probability))]
+                          *wrap_items(f"{h} {p:.4f}" for h, p in zip(part.hand, part.probability))]
         return "\n".join(lines)
 
     def winning_json(self):
@@ -244,7 +246,7 @@ class SimulationResult:
         return out
 
 
-def _compact_policies(variant, seats):
+def compact_policies(variant, seats):
     """The seats table for reading: the policy as ``preset:param=value,...`` (only the
     parameters that differ from the preset) instead of one column per parameter."""
     v = get_variant(variant)

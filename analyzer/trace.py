@@ -16,6 +16,7 @@ from .cards import format_cards, parse_cards
 from .engine import Inputs, new_state, new_stream, play_state
 from .errors import WantitError
 from .evaluate import _PLURALS, describe_high, describe_low
+from .rules import played_by
 from .runs import check_seed, whole
 from .simulate import seat_policies
 from .variants import get_variant
@@ -166,7 +167,8 @@ HEADINGS = {C.EV_DECLARE: "Declarations", C.EV_HAND: "Showdown", C.EV_ROLL: "Rol
 def narrate(d: Deal) -> str:
     """The deal as text, one event a line (``EVENT_TEXT``)."""
     v = get_variant(d.variant)
-    lines = [f"{v.title}: {d.players} players, dealer seat {d.dealer}, seed {d.seed}, deal {d.deal}"]
+    lines = [f"{v.title}: {d.players} players, dealer seat {d.dealer}, seed {d.seed}, deal {d.deal}",
+             played_by(v)]
     antes = [e for e in d.events if e[0] == C.EV_ANTE]
     if antes:
         lines.append(f"Every seat antes {antes[0][3]}; the pot is {sum(e[3] for e in antes)}.")

@@ -164,7 +164,8 @@ class Variant:
 
     def describe(self) -> list:
         """The ``wantit variants`` entry: players, rules options, game settings, policies."""
-        lines = [f"{self.name}: {self.title} ({self.clause}); {self.min_players}-{self.max_players} players, "
+        lines = [f"{self.name}: {self.title} ({self.clause}: wantit rules {self.name}); "
+                 f"{self.min_players}-{self.max_players} players, "
                  f"default {self.default_players}" + ("" if self.kind == "pot" else
                                                       f"; {self.kind}, not a pot game (--deals counts {self.unit})")]
         if self.describe_more:

@@ -204,3 +204,42 @@ def test_no_arguments_print_the_usage_not_an_error():
     code, out, err = run()
     assert code == 0 and err == ""
     assert out.startswith("Usage: wantit [OPTIONS] COMMAND")
+
+
+WIDE_OUTPUTS = [
+    ["variants"],
+    ["rules"],
+    ["hand", "As Ks Qs Js Ts 9s 2c", "--qualifier", "8"],
+    ["simulate", "selection_rejection", "-n", "7", "-d", "300",
+     "--policy", "0=heuristic:take_threshold=0.25,deny_weight=1.5,draw_weight=2,low_max=7"],
+    ["simulate", "do_ya", "-n", "8", "-d", "300", "--rule", "split_mode=declare"],
+    ["simulate", "anaconda", "-n", "7", "-d", "300", "--policy", "0=low:spite_weight=2"],
+    ["simulate", "train_wreck", "-n", "6", "-d", "300"],
+    ["simulate", "selection", "-n", "6", "-d", "40", "--policy", "1=heuristic:par_weight=0.5,keep_min=20"],
+] + [["deal", name, "--seed", "3", "--trace"] for name in
+     ("selection_rejection", "do_ya", "anaconda", "train_wreck", "selection")] + [
+    ["variants", name] for name in ("sr", "do_ya", "anaconda", "train_wreck", "selection")]
+
+
+@pytest.mark.parametrize("args", WIDE_OUTPUTS, ids=" ".join)
+def test_every_output_fits_100_columns(args, capsys):
+    main(args)
+    out = capsys.readouterr().out
+    assert out.strip()
+    too_wide = [line for line in out.splitlines() if len(line) > 100]
+    assert not too_wide, too_wide[:3]
+
+
+def test_a_wide_table_repeats_the_seat_column_in_each_block(capsys):
+    main(["simulate", "selection", "-n", "6", "-d", "20"])
+    out = capsys.readouterr().out
+    blocks = out.split("\n\n")
+    seat_blocks = [b for b in blocks if b.lstrip().startswith("seat ")]
+    assert len(seat_blocks) >= 2 and all(len(b.splitlines()) == 7 for b in seat_blocks)
+    assert "p_win" in seat_blocks[0] and "p_never_opened" in seat_blocks[-1]
+
+
+def test_variants_name_lists_one_game(capsys):
+    main(["variants", "tw"])
+    out = capsys.readouterr().out
+    assert out.startswith("train_wreck: ") and "fee_multipliers" in out and "selection_rejection" not in out

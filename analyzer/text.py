@@ -1,0 +1,59 @@
+"""Text output that fits a terminal: every line the command line prints is at most
+``WIDTH`` characters, wide tables split into column blocks that repeat their key
+columns, long lines wrapped with an indent that shows they continue."""
+
+import textwrap
+
+WIDTH = 100
+
+
+def fit_frame(frame, keep, width=WIDTH, **to_string):
+    """``frame`` as text in blocks of columns no wider than ``width``, each block
+    starting with the ``keep`` columns (the row's key, e.g. ``seat``)."""
+    keep = list(keep)
+    rest = [c for c in frame.columns if c not in keep]
+
+    def render(columns):
+        return "\n".join(line.rstrip() for line in frame[keep + columns].to_string(index=False, **to_string)
+                         .splitlines())
+
+    blocks, current = [], []
+    for column in rest:
+        trial = current + [column]
+        if current and max(map(len, render(trial).splitlines())) > width:
+            blocks.append(current)
+            current = [column]
+        else:
+            current = trial
+    blocks.append(current)
+    return "\n\n".join(render(block) for block in blocks)
+
+
+def wrap_items(items, indent="  ", gap="   ", width=WIDTH):
+    """Items (each kept whole) joined by ``gap`` on lines of at most ``width``."""
+    lines, line = [], ""
+    for item in items:
+        candidate = f"{line}{gap}{item}" if line else indent + item
+        if line and len(candidate) > width:
+            lines.append(line)
+            line = indent + item
+        else:
+            line = candidate
+    if line:
+        lines.append(line)
+    return lines
+
+
+def wrap_line(line, width=WIDTH, more="    "):
+    """One line, wrapped at ``width``: continuation lines keep the line's own indent
+    plus ``more``."""
+    if len(line) <= width:
+        return [line]
+    indent = line[:len(line) - len(line.lstrip())]
+    return textwrap.wrap(line.strip(), width=width, initial_indent=indent, subsequent_indent=indent + more,
+                         break_long_words=True, break_on_hyphens=False)
+
+
+def wrap_text(text, width=WIDTH, more="    "):
+    """Every line of ``text`` wrapped by ``wrap_line``."""
+    return "\n".join(out for line in text.splitlines() for out in (wrap_line(line, width, more) or [""]))
