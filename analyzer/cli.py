@@ -42,12 +42,15 @@ def _used_json(used):
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 def hand(cards, wild, wild_ranks, qualifier, five_kind, wild_may_duplicate, fmt):
     """Best high and best ace-to-five low of CARDS (5 to 10 cards), e.g. "As Ks Qs Js Ts 9s 2c"."""
+    from .progress import compile_notice
+
     codes = parse_cards(" ".join(cards))
     if not 5 <= len(codes) <= 10:
         raise WantitError(f"a hand has 5 to 10 cards; got {len(codes)}")
-    high, high_used = best_high_five(codes, wild=wild, wild_ranks=wild_ranks, five_kind=five_kind,
-                                     wild_may_duplicate=wild_may_duplicate)
-    low, low_used = best_low_five(codes, qualifier=qualifier, wild=wild, wild_ranks=wild_ranks)
+    with compile_notice("the hand evaluators"):
+        high, high_used = best_high_five(codes, wild=wild, wild_ranks=wild_ranks, five_kind=five_kind,
+                                         wild_may_duplicate=wild_may_duplicate)
+        low, low_used = best_low_five(codes, qualifier=qualifier, wild=wild, wild_ranks=wild_ranks)
     if fmt == "json":
         click.echo(json.dumps({
             "cards": format_cards(codes),
@@ -170,21 +173,15 @@ def simulate(variant, players, deals, seed, policy_items, rule_items, threads, c
     """
     from .variants import get_variant
 
+    from .progress import ProgressBar
+
     v = get_variant(variant)
     settings = _game_settings(v, game_settings)
-    shown = []
-
-    def progress(done, total):
-        if total > chunk:
-            click.echo(f"\r{done:,}/{total:,} {v.unit}", err=True, nl=False)
-            shown.append(done)
-
-    result = v.simulate(players=players, policies=_policy_specs(policy_items),
-                        rules=_key_values(rule_items, "--rule"), deals=deals, seed=seed, chunk=chunk,
-                        threads=threads, rotate_dealer=not fixed_dealer, checkpoint=checkpoint, progress=progress,
-                        target_se=target_se, **settings)
-    if shown:
-        click.echo("", err=True)
+    with ProgressBar(deals, v.unit) as progress:
+        result = v.simulate(players=players, policies=_policy_specs(policy_items),
+                            rules=_key_values(rule_items, "--rule"), deals=deals, seed=seed, chunk=chunk,
+                            threads=threads, rotate_dealer=not fixed_dealer, checkpoint=checkpoint,
+                            progress=progress, target_se=target_se, **settings)
     meta = result.meta
     done = meta.get("deals", meta.get("games"))
     if meta["interrupted"]:

@@ -17,6 +17,7 @@ from kernels.games import common as C
 from .cards import parse_cards
 from .errors import WantitError
 from .evaluate import _tables
+from .progress import compile_notice
 
 MAX_EVENTS = 20_000
 EMPTY_I = np.zeros(0, np.int64)
@@ -47,6 +48,28 @@ class Inputs:
         return self.variant.result
 
 
+_LOADED = set()
+
+
+def _load(inp: Inputs, batch=False):
+    """Load the game's kernels from numba's cache, or compile them the first time
+    (saying so on a terminal: it takes a minute or more)."""
+    key = (inp.game, batch)
+    if key in _LOADED:
+        return
+    with compile_notice(f"the {inp.variant.name} kernels"):
+        _tables()
+        E.game_play(inp.game)
+        if batch:
+            E._batch_runner()
+        else:
+            st = inp.state_layout.new()  # compiles the state set-up and the decision lister
+            E.init_state(inp.game, inp.rules, inp.idata, st, inp.players, 0)
+            E.decision(inp.game, _tables(), inp.rules, inp.params, inp.idata, inp.fdata, st,
+                       np.zeros(E.SCRATCH, np.int64), E.new_actions())
+    _LOADED.add(key)
+
+
 def new_state(inp: Inputs, dealer=None, stacked=None) -> np.ndarray:
     """A fresh deal's table state; ``stacked``: cards (text or codes) the stock deals
     in this order instead of at random."""
@@ -54,6 +77,7 @@ def new_state(inp: Inputs, dealer=None, stacked=None) -> np.ndarray:
     dealer = n - 1 if dealer is None else int(dealer)
     if not 0 <= dealer < n:
         raise WantitError(f"dealer must be a seat 0..{n - 1}")
+    _load(inp)
     st = inp.state_layout.new()
     E.init_state(inp.game, inp.rules, inp.idata, st, n, dealer)
     if stacked is not None:
@@ -103,6 +127,7 @@ def play_state(inp: Inputs, st, stream, stop=-1, forced=-1, trace=True, result=N
 
 
 def _play(inp: Inputs, st, stream, stop, forced, trace, result) -> Played:
+    _load(inp)
     rows = MAX_EVENTS if trace else 0
     trace_arr = np.zeros((rows, C.TRACE_WIDTH), np.int64)
     first = int(st[C.B.events])
@@ -119,6 +144,7 @@ def _play(inp: Inputs, st, stream, stop, forced, trace, result) -> Played:
 def decision(inp: Inputs, st):
     """``(kind name, seat, legal actions)`` at the decision ``st`` stopped at
     (``("none", -1, [])`` when the deal is over)."""
+    _load(inp)
     actions = E.new_actions()
     scratch = np.zeros(E.SCRATCH, np.int64)
     kind, seat, count = E.decision(inp.game, _tables(), inp.rules, inp.params, inp.idata, inp.fdata, st.copy(),
@@ -128,6 +154,7 @@ def decision(inp: Inputs, st):
 
 def play_batch(inp: Inputs, start, seed, first, count, rotate_dealer=True) -> np.ndarray:
     """Result rows of deals ``first .. first + count - 1`` from copies of ``start``."""
+    _load(inp, batch=True)
     out = np.zeros((count, inp.result_layout.size), np.float64)
     E.play_batch(inp.game, _tables(), inp.rules, inp.params, inp.idata, inp.fdata, start, int(seed), int(first),
                  int(count), bool(rotate_dealer), out)
