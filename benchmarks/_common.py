@@ -3,7 +3,9 @@
 import csv
 import json
 import math
+import subprocess
 import time
+from pathlib import Path
 
 REPEATS = 3
 
@@ -29,13 +31,47 @@ def table_lines(headers, lines, text_columns=(0,)):
     return [fmt(headers), "  ".join("-" * w for w in widths)] + [fmt(line) for line in lines]
 
 
-def write_results(rows, out, columns, metadata):
-    """The rows as CSV at ``out`` and the metadata as JSON beside it."""
+def add_output_options(parser, default):
+    """``--save`` (write ``default``) and ``--out PATH``: a run writes nothing unless asked."""
+    parser.add_argument("--save", action="store_true", help=f"write the table to {default} (and its JSON)")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="write the table as CSV here, the metadata JSON next to it (implies --save)")
+    parser.set_defaults(default_out=Path(default))
+
+
+def output_path(args):
+    """Where to write the results, or None when the run was not asked to save them."""
+    if args.out is not None:
+        return args.out
+    return args.default_out if args.save else None
+
+
+def git_commit():
+    """The commit measured (with ``-dirty`` when the working tree has changes), or
+    None outside a git checkout."""
+    root = Path(__file__).resolve().parents[1]
+    try:
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True)
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+                               capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return head.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
+
+
+def write_results(rows, args, columns, metadata):
+    """The rows as CSV and the metadata as JSON beside it, when the run was asked to
+    save them (``--save`` / ``--out``); every row and the metadata name the commit."""
+    out = output_path(args)
+    if out is None:
+        print(f"\n(not saved: --save writes {args.default_out}, --out PATH elsewhere)")
+        return
+    commit = git_commit()
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=columns, restval="n/a")
+        writer = csv.DictWriter(f, fieldnames=[*columns, "commit"], restval="n/a")
         writer.writeheader()
-        writer.writerows(rows)
+        writer.writerows({**row, "commit": commit or "n/a"} for row in rows)
     meta_path = out.with_suffix(".json")
-    meta_path.write_text(json.dumps(metadata, indent=2) + "\n")
-    print(f"\nwrote {out} and {meta_path}")
+    meta_path.write_text(json.dumps({"commit": commit, **metadata}, indent=2) + "\n")
+    print(f"\nwrote {out} and {meta_path} (commit {commit})")

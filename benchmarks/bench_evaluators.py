@@ -19,12 +19,11 @@ import platform
 import sys
 import time
 from importlib.metadata import version
-from pathlib import Path
 
 import numba
 import numpy as np
 
-from _common import REPEATS, best_time, table_lines, write_results
+from _common import REPEATS, add_output_options, best_time, table_lines, write_results
 from analyzer import evaluate_high, evaluate_low
 from kernels.cards import RANK_CHARS, SUIT_CHARS
 from kernels.evaluate import eval_tables, high_batch_hashed, low_batch_hashed
@@ -212,8 +211,7 @@ def parse_args():
                         help="hands for eval7 and phevaluator, the first of the same set (default 200,000)")
     parser.add_argument("--quick", action="store_true",
                         help="smoke run: 1,000,000 hands, 20,000 for the peers")
-    parser.add_argument("--out", type=Path, default=Path("results/bench_evaluators.csv"),
-                        help="CSV of the table; the metadata JSON goes next to it")
+    add_output_options(parser, "results/bench_evaluators.csv")
     args = parser.parse_args()
     if args.quick:
         args.hands, args.peer_hands = 1_000_000, 20_000
@@ -253,7 +251,7 @@ def main():
     print_table(rows)
     print_targets(rows, thread_counts)
 
-    write_results(rows, args.out, COLUMNS, {
+    write_results(rows, args, COLUMNS, {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "hands": args.hands,
         "peer_hands": args.peer_hands,

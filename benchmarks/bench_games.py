@@ -27,13 +27,12 @@ import datetime
 import os
 import platform
 import time
-from pathlib import Path
 
 import numba
 import numpy as np
 from numba import njit, prange
 
-from _common import REPEATS, best_time, table_lines, write_results
+from _common import REPEATS, add_output_options, best_time, table_lines, write_results
 from analyzer.evaluate import _tables
 from analyzer.engine import new_state
 from analyzer.errors import WantitError
@@ -285,8 +284,7 @@ def parse_args():
     parser.add_argument("--deals", type=int, default=200_000,
                         help="deals per measurement (default 200,000)")
     parser.add_argument("--quick", action="store_true", help="smoke run: 20,000 deals")
-    parser.add_argument("--out", type=Path, default=Path("results/bench_games.csv"),
-                        help="CSV of the table; the metadata JSON goes next to it")
+    add_output_options(parser, "results/bench_games.csv")
     args = parser.parse_args()
     if args.quick:
         args.deals = 20_000
@@ -313,7 +311,7 @@ def main():
     print()
     print_table(rows, thread_counts)
 
-    write_results(rows, args.out, COLUMNS, {
+    write_results(rows, args, COLUMNS, {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "deals": args.deals,
         "seed": SEED,

@@ -22,12 +22,11 @@ import datetime
 import os
 import platform
 import time
-from pathlib import Path
 
 import numba
 import numpy as np
 
-from _common import REPEATS, best_time, table_lines, write_results
+from _common import REPEATS, add_output_options, best_time, table_lines, write_results
 from analyzer.engine import new_state
 from analyzer.evaluate import _tables
 from analyzer.selection import selection_inputs
@@ -125,8 +124,7 @@ def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50_000, help="games per measurement (default 50,000)")
     parser.add_argument("--quick", action="store_true", help="smoke run: 5,000 games")
-    parser.add_argument("--out", type=Path, default=Path("results/bench_selection.csv"),
-                        help="CSV of the table; the metadata JSON goes next to it")
+    add_output_options(parser, "results/bench_selection.csv")
     args = parser.parse_args()
     if args.quick:
         args.games = 5_000
@@ -144,7 +142,7 @@ def main():
     rows = measure(args.games, thread_counts)
     print()
     print_table(rows, thread_counts)
-    write_results(rows, args.out, COLUMNS, {
+    write_results(rows, args, COLUMNS, {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "games": args.games,
         "seed": SEED,
