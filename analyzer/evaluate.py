@@ -249,9 +249,31 @@ def _chars(ranks):
     return "-".join(RANK_CHARS[r] for r in ranks)
 
 
+def _strength(value, kind) -> int:
+    """``value`` as a strength, refusing what no evaluator returns: not a whole
+    number, or rank nibbles out of range (high: 1..13, then only 0s for missing
+    cards of an incomplete hand; low: 1..13 each)."""
+    if isinstance(value, (float, np.floating)) and float(value).is_integer():
+        value = int(value)
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise WantitError(f"{value!r} is not a {kind}-hand strength (a whole number)")
+    s = int(value)
+    nibbles = [(s >> shift) & 0xF for shift in (16, 12, 8, 4, 0)]
+    if kind == "high":
+        ranks = list(nibbles)
+        while ranks and ranks[-1] == 0:
+            ranks.pop()
+        good = bool(ranks) and all(1 <= n <= 13 for n in ranks)
+    else:
+        good = s == 0 or all(1 <= n <= 13 for n in nibbles)
+    if s < 0 or not good:
+        raise WantitError(f"{value} is not a {kind}-hand strength")
+    return s
+
+
 def describe_high(strength) -> str:
     """A high strength in words: ``"Full house, nines full of fives"``."""
-    s = int(strength)
+    s = _strength(strength, "high")
     slot = s >> R.CAT_SHIFT
     cat = hand_category(s)
     r = high_ranks(s)
@@ -294,7 +316,7 @@ _LOW_PATTERNS = {
 
 def describe_low(strength) -> str:
     """A low strength in words: ``"7-5-4-3-2"``; paired lows name their pattern."""
-    s = int(strength)
+    s = _strength(strength, "low")
     if s == 0:
         return "No low"
     pattern = s >> R.CAT_SHIFT

@@ -469,6 +469,10 @@ def score_hand(cards, board=None, deck=None, rules=None, policy=None, filled=Non
         raise WantitError(f"a Selection hand has {H.HAND} cards; got {len(codes)}")
     if any(not 0 <= c < d.size for c in codes):
         raise WantitError(f"card indices are 0..{d.size - 1}")
+    twice = sorted({c for c in codes if codes.count(c) > 1})
+    if twice:  # a deck's index names one physical card (each copy has its own)
+        raise WantitError(f"card {d.card_text(twice[0])} (index {twice[0]}) is given twice; a hand holds "
+                          f"{H.HAND} different cards of the deck")
     ids = [s.id for s in b.slots]
     score_row = np.full(len(ids), -1, np.int32)
     for key, value in (filled or {}).items():

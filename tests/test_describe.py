@@ -84,3 +84,16 @@ def test_best_five_shows_the_cards_and_wild_substitutes():
     s, used = best_low_five("Kc 7d 4h 2s 3c", wild="Kc")
     assert format_used(used) == "7d 4h 3c 2s Kc(=Ac)"
     assert best_low_five("Kc Qd Jh Ts 9c", qualifier=8) == (0, [])
+
+
+@pytest.mark.parametrize("bad", [-1, 2**40, (1 << 20) | 0xFFFFF, (5 << 20) | 0xEEEEE, (2 << 20) | 0xD0D00,
+                                 "x", 1.5, True, None])
+def test_describing_what_no_evaluator_returns_is_a_clear_error(bad):
+    with pytest.raises(WantitError, match="is not a high-hand strength"):
+        describe_high(bad)
+
+
+@pytest.mark.parametrize("bad", [-1, (1 << 20) | 0xFFFFF, (1 << 20) | 0x0E000, "7", 2.5])
+def test_describing_a_bad_low_strength_is_a_clear_error(bad):
+    with pytest.raises(WantitError, match="is not a low-hand strength"):
+        describe_low(bad)

@@ -815,3 +815,10 @@ def test_target_se_stops_when_every_seats_win_share_is_precise_enough():
     assert (fewer.seats.p_win_se >= 0.03).any()
     with pytest.raises(WantitError, match="target_se must be a positive"):
         simulate_selection(players=2, games=10, target_se=0)
+
+
+def test_score_hand_refuses_a_card_given_twice():
+    with pytest.raises(WantitError, match=r"card 2c \(index 0\) is given twice"):
+        score_hand([0] * 7)
+    with pytest.raises(WantitError, match="given twice"):
+        score_hand([0, 5, 10, 15, 20, 25, 5])
