@@ -91,7 +91,8 @@ def parse_cards(cards, allow_empty: bool = False) -> np.ndarray:
     seen = {}
     for code, name in zip(codes, names):
         if code in seen:
-            raise CardError(f"duplicate card {name!r} (also given as {seen[code]!r})")
+            also = "given twice" if seen[code] == name else f"also given as {seen[code]!r}"
+            raise CardError(f"duplicate card {name!r} ({also})")
         seen[code] = name
     if not codes and not allow_empty:
         raise CardError("no cards given")

@@ -15,6 +15,7 @@ from .evaluate import (
     describe_low,
     format_used,
     hand_category,
+    low_threshold,
 )
 
 
@@ -47,6 +48,7 @@ def hand(cards, wild, wild_ranks, qualifier, five_kind, wild_may_duplicate, fmt)
     codes = parse_cards(" ".join(cards))
     if not 5 <= len(codes) <= 10:
         raise WantitError(f"a hand has 5 to 10 cards; got {len(codes)}")
+    low_threshold(qualifier)  # a bad qualifier is refused before any evaluation
     with compile_notice("the hand evaluators"):
         high, high_used = best_high_five(codes, wild=wild, wild_ranks=wild_ranks, five_kind=five_kind,
                                          wild_may_duplicate=wild_may_duplicate)
@@ -75,6 +77,8 @@ def _key_values(items, what):
         key, eq, value = item.partition("=")
         if not eq or not key:
             raise WantitError(f"{what} {item!r} should look like name=value")
+        if key.strip() in out:
+            raise WantitError(f"{what} {key.strip()} is given twice")
         out[key.strip()] = value.strip()
     return out
 
@@ -89,7 +93,10 @@ def _policy_specs(items):
         seat = seat.strip()
         if seat != "all" and not seat.isdecimal():
             raise WantitError(f"--policy {item!r}: the seat must be a number or 'all'")
-        specs[seat if seat == "all" else int(seat)] = spec.strip()
+        seat = seat if seat == "all" else int(seat)
+        if seat in specs:
+            raise WantitError(f"--policy: seat {seat} is given twice")
+        specs[seat] = spec.strip()
     return specs or None
 
 

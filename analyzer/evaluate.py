@@ -369,9 +369,10 @@ def best_high_five(cards, wild=None, wild_ranks=None, five_kind="above_straight_
     ``stands_for`` is the card a wild card becomes (``None`` for a natural card).
     """
     codes = [int(c) for c in parse_cards(cards)]
+    wilds = _wild_set(codes, wild, wild_ranks)  # bad wild specs are refused before the kernels compile
+    _five_kind_code(five_kind)
     strength = evaluate_high(codes, wild=wild, wild_ranks=wild_ranks, five_kind=five_kind,
                              wild_may_duplicate=wild_may_duplicate)
-    wilds = _wild_set(codes, wild, wild_ranks)
     naturals = [c for c in codes if c not in wilds]
     needed = high_ranks(strength)
     cat = hand_category(strength)
@@ -386,10 +387,11 @@ def best_high_five(cards, wild=None, wild_ranks=None, five_kind="above_straight_
 def best_low_five(cards, qualifier=None, wild=None, wild_ranks=None):
     """``(strength, [(card, stands_for)])`` for the best low (empty when no low)."""
     codes = [int(c) for c in parse_cards(cards)]
+    wilds = _wild_set(codes, wild, wild_ranks)  # bad wild specs and qualifiers are refused before the kernels
+    low_threshold(qualifier)
     strength = evaluate_low(codes, qualifier=qualifier, wild=wild, wild_ranks=wild_ranks)
     if strength == 0:
         return 0, []
-    wilds = _wild_set(codes, wild, wild_ranks)
     naturals = [c for c in codes if c not in wilds]
     return strength, _assign(low_ranks(strength), naturals, wilds) or []
 

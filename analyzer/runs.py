@@ -17,6 +17,7 @@ from .errors import WantitError
 
 
 MAX_CHUNK = 10_000_000  # deals whose result rows are held at once (about 4.5 GB at most)
+MAX_UNITS = 2**63 - 1  # deal (game) indices are int64 in the kernels, as replay's --deal is
 
 
 def whole(value, what):
@@ -41,13 +42,29 @@ def check_seed(seed, what="seed"):
 def check_run(units, seed, chunk, threads, what="deals"):
     """Raise ``WantitError`` for a run size, seed, chunk or thread count that is not
     a whole number in range."""
-    if whole(units, what) < 1:
-        raise WantitError(f"{what} must be at least 1")
+    if not 1 <= whole(units, what) <= MAX_UNITS:
+        raise WantitError(f"{what} must be at least 1 and below 2**63, not {units}")
     check_seed(seed)
     if not 1 <= whole(chunk, "chunk") <= MAX_CHUNK:
         raise WantitError(f"chunk must be 1..{MAX_CHUNK:,} (deals held in memory at once)")
     if threads is not None and not 1 <= whole(threads, "threads") <= numba.config.NUMBA_NUM_THREADS:
         raise WantitError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}")
+
+
+def check_target_se(target_se, what):
+    """``target_se`` as a float, or ``WantitError`` unless it is a positive finite
+    number (``what`` says what it is a standard error of)."""
+    import math
+
+    if target_se is None:
+        return None
+    try:
+        value = float(target_se)
+    except (TypeError, ValueError):
+        value = math.nan
+    if not (value > 0 and math.isfinite(value)):
+        raise WantitError(f"target_se must be a positive finite number ({what}), not {target_se!r}")
+    return value
 
 
 def _same_shape(saved, fresh, signed):
@@ -69,7 +86,8 @@ def check_checkpoint_path(checkpoint):
         raise WantitError(f"checkpoint {str(checkpoint)!r} is not a file path")
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
-        raise WantitError(f"checkpoint folder {folder} does not exist")
+        what = "is not a folder" if folder.exists() else "does not exist"
+        raise WantitError(f"checkpoint folder {folder} {what}")
     if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
         raise WantitError(f"checkpoint {checkpoint} cannot be written")
 

@@ -16,7 +16,7 @@ the game id and the ``STATE`` / ``RESULT`` layouts of ``kernels.games.selection`
 and ``result_arrays`` reads result rows back.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import numpy as np
@@ -28,7 +28,15 @@ from kernels.games import selection_hands as H
 from . import engine
 from .errors import WantitError
 from .rules import played_by
-from .runs import check_run, check_seed, resume, run_chunks, whole
+from .runs import (
+    check_checkpoint_path,
+    check_run,
+    check_seed,
+    check_target_se,
+    resume,
+    run_chunks,
+    whole,
+)
 from .selection_config import KIND_MEANING, PROVISIONAL_NOTE, Board, Deck, resolve
 from .text import fit_frame, wrap_line
 from .variants import SELECTION
@@ -63,7 +71,7 @@ class Setup:
     deck_matrix: np.ndarray
     profile: np.ndarray
     board_matrix: np.ndarray
-    par: np.ndarray
+    par: np.ndarray  # [seat, slot]; None until ``with_par``
 
 
 def _seat_specs(players, policies):
@@ -93,7 +101,9 @@ def slot_par(deck_matrix, profile, board_matrix, rules_vec, policy_vec) -> np.nd
                                 policy_vec.tobytes()))
 
 
-def setup(players=None, policies=None, rules=None, board=None, deck=None) -> Setup:
+def setup(players=None, policies=None, rules=None, board=None, deck=None, par=True) -> Setup:
+    """The validated set-up; ``par=False`` leaves the slots' par (a kernel run) to
+    ``with_par``, so that everything else can be refused before any kernel runs."""
     b, d = resolve(board, deck)
     n = SELECTION.default_players if players is None else whole(players, "players")
     SELECTION.check_table(n, rules)
@@ -103,9 +113,18 @@ def setup(players=None, policies=None, rules=None, board=None, deck=None) -> Set
     values = [SELECTION.policy_values(spec) for spec in _seat_specs(n, policies)]
     policy_matrix = np.stack([SELECTION.policy_vector(v) for v in values])
     deck_matrix, profile, board_matrix = d.matrix(), d.profile(), b.matrix()
-    par = np.stack([slot_par(deck_matrix, profile, board_matrix, rules_vec, policy_matrix[s]) for s in range(n)])
     chosen = {k: v for k, v in SELECTION.chosen_rules(rules).items()}
-    return Setup(b, d, n, chosen, rules_vec, values, policy_matrix, deck_matrix, profile, board_matrix, par)
+    st = Setup(b, d, n, chosen, rules_vec, values, policy_matrix, deck_matrix, profile, board_matrix, None)
+    return with_par(st) if par else st
+
+
+def with_par(st: Setup) -> Setup:
+    """The set-up with each seat's slot par (``slot_par``) filled in."""
+    if st.par is not None:
+        return st
+    par = np.stack([slot_par(st.deck_matrix, st.profile, st.board_matrix, st.rules_vec, st.policy_matrix[s])
+                    for s in range(st.players)])
+    return replace(st, par=par)
 
 
 def setup_inputs(st: Setup, stacked=None) -> engine.Inputs:
@@ -113,6 +132,7 @@ def setup_inputs(st: Setup, stacked=None) -> engine.Inputs:
     rules vector, the policy rows, and Selection's data packed into ``idata`` (deck
     matrix, profile, board, ``stacked`` rounds) and ``fdata`` (each seat's parameter
     row with its par, the tail table)."""
+    st = with_par(st)
     sp = G.seat_params(st.deck_matrix, st.profile, st.rules_vec, st.policy_matrix, st.par, st.players)
     tt = G.make_tail_table(st.profile)
     idata, fdata = G.pack_data(st.deck_matrix, st.profile, st.board_matrix, sp, tt, _stacked_rows(stacked, st.deck))
@@ -329,6 +349,18 @@ def _frames(st: Setup, totals: SelectionTotals):
     return seats, totals_frame, slots, opening_frame
 
 
+def run_settings(st: Setup, seed, rotate_dealer=True) -> dict:
+    """What a run's results depend on, as saved in (and compared with) its checkpoint."""
+    return {
+        "variant": SELECTION.name, "players": st.players, "seed": int(seed),
+        "rules": {k: str(v) for k, v in st.rules.items()},
+        "policies": [{k: val[k] for k in sorted(val)} for val in st.values],
+        "rotate_dealer": bool(rotate_dealer),
+        "board": st.board.label(), "board_slots": [[s.id, s.kind, s.used, s.opening] for s in st.board.slots],
+        "deck": st.deck.name,
+    }
+
+
 def simulate_selection(players=None, policies=None, rules=None, games=10_000, seed=0, board=None, deck=None,
                        threads=None, chunk=100_000, rotate_dealer=True, checkpoint=None,
                        progress=None, target_se=None) -> SelectionResult:
@@ -343,23 +375,19 @@ def simulate_selection(players=None, policies=None, rules=None, games=10_000, se
     after the first chunk where every seat's ``p_win_se`` is below it (``games`` is
     then the most played).
     """
-    st = setup(players, policies, rules, board, deck)
-    n = st.players
+    # Everything is checked, and a checkpoint read, before the slots' par is computed
+    # (the first kernel run).
     check_run(games, seed, chunk, threads, what="games")
     games, seed = int(games), int(seed)
-    if target_se is not None and not float(target_se) > 0:
-        raise WantitError("target_se must be a positive number (a standard error of p_win)")
-    settings = {
-        "variant": SELECTION.name, "players": n, "seed": int(seed),
-        "rules": {k: str(v) for k, v in st.rules.items()},
-        "policies": [{k: val[k] for k in sorted(val)} for val in st.values],
-        "rotate_dealer": bool(rotate_dealer),
-        "board": st.board.label(), "board_slots": [[s.id, s.kind, s.used, s.opening] for s in st.board.slots],
-        "deck": st.deck.name,
-    }
+    target_se = check_target_se(target_se, "a standard error of p_win")
+    check_checkpoint_path(checkpoint)
+    st = setup(players, policies, rules, board, deck, par=False)
+    n = st.players
+    settings = run_settings(st, seed, rotate_dealer)
     k = len(st.board.slots)
     totals = resume(checkpoint, settings, SelectionTotals, SelectionTotals(n, k), target=games)
 
+    st = with_par(st)
     inp = setup_inputs(st)
     start = engine.new_state(inp, dealer=0)
 
@@ -550,9 +578,11 @@ def play_game(players=None, seed=0, game=0, rules=None, policies=None, board=Non
     ``game`` of seed ``seed``. ``stacked``: the first cards of round 1's stock (or a
     list, one entry per round), in order; the rest follow in deck order and
     reshuffles keep discard order (tests, replays)."""
-    st = setup(players, policies, rules, board, deck)
-    n = st.players
     seed, game = check_seed(seed), check_seed(game, "game")
+    b, d = resolve(board, deck)
+    _stacked_rows(stacked, d)  # bad stacked cards are refused before the par (a kernel run)
+    st = setup(players, policies, rules, b, d)
+    n = st.players
     if first_dealer is None:
         first_dealer = game % n if rotate_dealer else 0
     if not 0 <= first_dealer < n:

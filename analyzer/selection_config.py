@@ -324,7 +324,10 @@ def parse_deck(spec=None, where="deck") -> Deck:
     if not m:
         raise WantitError(f"unknown deck {spec!r}; decks: standard52, colours, colours(K[, RANKS[, COPIES]]) "
                           f"e.g. colours(5, 1-10/J/Q/K/A, 1)")
-    args = [a for a in (m.group(1) or "").split(",") if a != ""]
+    args = m.group(1).split(",") if m.group(1) else []  # "colours" and "colours()": the defaults
+    if "" in args:
+        raise WantitError(f"deck {spec!r}: an argument is empty; give colours(K[, RANKS[, COPIES]]) without gaps, "
+                          f"e.g. colours(5, 1-10/J/Q/K/A, 1)")
     if len(args) > 3:
         raise WantitError(f"deck {spec!r}: colours takes at most 3 arguments (K, RANKS, COPIES)")
     try:
@@ -510,6 +513,8 @@ def board_from_dict(data, source="a dict", where="") -> Board:
 
 def load_board(path) -> Board:
     """Read and validate a board file (``.toml``; ``.yaml``/``.yml`` with PyYAML)."""
+    if not str(path).strip():
+        raise BoardError(f"board file {str(path)!r} is not a file path (give a .toml board file)")
     p = Path(path)
     where = f"{p}: "
     try:

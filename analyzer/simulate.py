@@ -18,7 +18,7 @@ from kernels.showdown import DECLARE_BOTH, DECLARE_HIGH, DECLARE_LOW, SPLIT_CARD
 from .errors import WantitError
 from .engine import Inputs, new_state, play_batch
 from .evaluate import Category, hand_category
-from .runs import check_run, resume, run_chunks, whole
+from .runs import check_run, check_target_se, resume, run_chunks, whole
 from .text import fit_frame, wrap_items, wrap_line
 from .variants import Variant, get_variant
 
@@ -319,6 +319,14 @@ def _frames(variant, totals, policy_values, split_mode, ante=1.0):
     return seats, pd.DataFrame(cat_rows)
 
 
+def run_settings(variant, players, seed, rules, values, rotate_dealer=True) -> dict:
+    """What a run's results depend on, as saved in (and compared with) its checkpoint:
+    ``values`` are the seats' ``policy_values``."""
+    return {"variant": variant.name, "players": players, "seed": int(seed),
+            "rules": {k: str(x) for k, x in (rules or {}).items()},
+            "policies": [{k: val[k] for k in sorted(val)} for val in values], "rotate_dealer": bool(rotate_dealer)}
+
+
 def simulate(variant, players=None, policies=None, rules=None, deals=100_000, seed=0,
              chunk=100_000, threads=None, rotate_dealer=True, checkpoint=None, progress=None, target_se=None):
     """Simulate ``deals`` deals of ``variant`` and return a ``SimulationResult``.
@@ -336,15 +344,13 @@ def simulate(variant, players=None, policies=None, rules=None, deals=100_000, se
     v.check_table(n, rules)
     check_run(deals, seed, chunk, threads)
     deals, seed = int(deals), int(seed)
-    if target_se is not None and not float(target_se) > 0:
-        raise WantitError("target_se must be a positive number of antes")
+    target_se = check_target_se(target_se, "antes")
     rules_vec = v.rules_vector(rules)
     values = [v.policy_values(spec) for spec in seat_policies(v, n, policies)]
     policy_matrix = np.stack([v.policy_vector(val) for val in values])
     split_mode = int(rules_vec[R_SPLIT_MODE])
     ante = float(rules_vec[R_ANTE])
-    settings = {"variant": v.name, "players": n, "seed": int(seed), "rules": {k: str(x) for k, x in (rules or {}).items()},
-                "policies": [{k: val[k] for k in sorted(val)} for val in values], "rotate_dealer": bool(rotate_dealer)}
+    settings = run_settings(v, n, seed, rules, values, rotate_dealer)
     totals = resume(checkpoint, settings, Totals, Totals(n), target=deals)
     inp = Inputs(v, n, rules_vec, policy_matrix)
     start = new_state(inp, dealer=n - 1)

@@ -206,10 +206,13 @@ class Variant:
         return chosen
 
     def check_table(self, players, rules=None):
-        """Raise ``WantitError`` unless ``players`` can play under ``rules``."""
+        """Raise ``WantitError`` unless ``players`` can play under ``rules``. Every
+        rules value is validated (``rules_vector``) before the variant's own check
+        combines them, so that check may rely on their types and ranges."""
         if not self.min_players <= players <= self.max_players:
             raise WantitError(f"{self.name} takes {self.min_players} to {self.max_players} players, not {players}")
         if self.check is not None:
+            self.rules_vector(rules)
             self.check(players, self.chosen_rules(rules))
 
     def rules_vector(self, rules=None) -> np.ndarray:
@@ -241,6 +244,8 @@ class Variant:
                 key, eq, value = item.partition("=")
                 if not eq:
                     raise WantitError(f"policy setting {item!r} should look like name=value")
+                if key.strip() in overrides:
+                    raise WantitError(f"policy {spec!r} sets {key.strip()} twice")
                 overrides[key.strip()] = value.strip()
             spec = {"preset": name.strip() or self.default_policy, **overrides}
         spec = dict(spec)
@@ -410,6 +415,9 @@ PASS_SCHEDULES = {
 }
 
 
+MAX_PASS_OFFSET = 100  # seats; beyond the table an offset wraps (AN-A3), so larger ones add nothing
+
+
 def parse_pass_schedule(value):
     """A schedule by name (``PASS_SCHEDULES``) or as ``cards:offset,...`` with the
     offset in seats to the left (negative: to the right), e.g. ``3:1,2:-1,1:1``."""
@@ -435,6 +443,9 @@ def parse_pass_schedule(value):
             raise WantitError(f"pass_schedule: a packet holds 1 to 5 cards, not {cards}")
         if offset == 0:
             raise WantitError("pass_schedule: an offset of 0 would pass to oneself")
+        if abs(offset) > MAX_PASS_OFFSET:
+            raise WantitError(f"pass_schedule: an offset is 1 to {MAX_PASS_OFFSET} seats to the left (negative: "
+                              f"to the right), not {offset}")
     return phases
 
 
@@ -711,11 +722,17 @@ SELECTION = Variant(
 VARIANTS = {v.name: v for v in (SELECTION_REJECTION, DO_YA, ANACONDA, TRAIN_WRECK, SELECTION)}
 
 
+def _variant_key(name) -> str:
+    return str(name).lower().replace("-", "_").replace(" ", "_").replace("/", "_")
+
+
 def get_variant(name) -> Variant:
+    """A variant by name or alias, written with - / spaces or _ alike (``3-2-1``,
+    ``train wreck``)."""
     if isinstance(name, Variant):
         return name
-    key = str(name).lower().replace("-", "_").replace(" ", "_").replace("/", "_")
+    key = _variant_key(name)
     for v in VARIANTS.values():
-        if key == v.name or key in v.aliases:
+        if key == v.name or key in (_variant_key(a) for a in v.aliases):
             return v
     raise WantitError(f"unknown variant {name!r}; variants are: {', '.join(VARIANTS)}")
