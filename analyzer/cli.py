@@ -263,6 +263,89 @@ def deal(variant, players, seed, deal_index, policy_items, rule_items, stacked, 
     click.echo(wrap_text(text))
 
 
+def _table_options(command):
+    """The flags that describe a table (``analyzer.table``)."""
+    for decorator in reversed([
+        click.option("--players", "-n", type=int, default=None, help="Number of players (default: the variant's)."),
+        click.option("--dealer", type=int, default=None, help="The dealer's seat (default: the last seat)."),
+        click.option("--me", type=int, default=0, show_default=True, help="My seat."),
+        click.option("--hole", "hole_items", multiple=True, metavar="SEAT=CARDS",
+                     help="A seat's face-down cards, '??' for an unknown one (missing: all unknown); repeatable."),
+        click.option("--up", "up_items", multiple=True, metavar="SEAT=CARDS",
+                     help="A seat's face-up cards in the order taken; repeatable."),
+        click.option("--gone", default="", metavar="CARDS", help="Cards out of play and seen: refused, dead."),
+        click.option("--offer", default=None, metavar="CARD", help="The card on offer now."),
+        click.option("--to", "offer_to", type=int, default=None,
+                     help="The seat it is offered to (without --offer: the seat the next card goes to)."),
+        click.option("--refusals", type=int, default=0, show_default=True, help="Refusals of the card on offer."),
+        click.option("--state", "state_file", type=click.Path(dir_okay=False), default=None,
+                     help="A table described in a TOML or JSON file (examples/); flags given too override it."),
+    ]):
+        command = decorator(command)
+    return command
+
+
+def _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, state_file):
+    from dataclasses import replace
+
+    from .table import load_table, table_from_flags
+
+    flags = table_from_flags(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals)
+    if state_file is None:
+        return flags
+    table = load_table(state_file, variant)
+    given = {}
+    for name, value, default in (("players", players, None), ("dealer", dealer, None), ("me", me, 0),
+                                 ("hole", flags.hole, {}), ("up", flags.up, {}), ("gone", gone, ""),
+                                 ("offer", offer, None), ("to", offer_to, None), ("refusals", refusals, 0)):
+        if value != default:
+            given[name] = {**table.hole, **value} if name == "hole" else {**table.up, **value} if name == "up" \
+                else value
+    return replace(table, **given)
+
+
+@cli.command()
+@click.argument("variant")
+@_table_options
+@click.option("--policy", "policy_items", multiple=True, metavar="SEAT=PRESET[:k=v,...]",
+              help="Policy for a seat (or 'all'); repeatable (default: the variant's default field).")
+@click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE", help="A rules option; repeatable.")
+@click.option("--precision", type=float, default=0.005, show_default=True,
+              help="Stop when the 95%% interval on my share of the pot is this narrow on either side.")
+@click.option("--max-deals", type=int, default=1_000_000, show_default=True, help="The most deals to play.")
+@click.option("--seed", "-s", type=int, default=0, show_default=True)
+@click.option("--threads", type=int, default=None, help="Numba threads (default: all).")
+@click.option("--all", "all_seats", is_flag=True, help="Show every seat, not only mine.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+def equity(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, state_file,
+           policy_items, rule_items, precision, max_deals, seed, threads, all_seats, fmt):
+    """My chances from a described table of VARIANT: each seat's expected share of
+    the pot and net, and how often it wins high, low and the whole pot, from deals
+    played on with the unknown cards dealt at random and every seat on its policy.
+
+    \b
+    e.g. wantit equity sr -n 4 --hole 0="As Ks" --up 0="Ah" --up 1="7c" --up 2="Td" --up 3=""
+    \b
+    Columns (table; JSON "seats" has share, share_se, ev, ev_se, p_high, p_low, p_scoop):
+      share      expected fraction of the pot, with its 95% interval
+      ev         expected net in antes, with its 95% interval
+      p_high, p_low, p_scoop   how often the seat wins (a share of) high, low, the whole pot
+    """
+    from .equity import equity as run_equity
+    from .progress import ProgressBar
+
+    table = _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, state_file)
+    with ProgressBar(max_deals, "deals") as progress:
+        result = run_equity(table, policies=_policy_specs(policy_items), rules=_key_values(rule_items, "--rule"),
+                            precision=precision, max_deals=max_deals, seed=seed, threads=threads, progress=progress)
+    if fmt == "json":
+        click.echo(json.dumps(result.to_json(), indent=2))
+    else:
+        click.echo(result.format_table(all_seats=all_seats))
+    if result.meta["interrupted"]:
+        sys.exit(130)
+
+
 @cli.command()
 def warmup():
     """Compile every kernel once so later commands start fast (numba's cache)."""

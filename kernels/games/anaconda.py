@@ -27,6 +27,7 @@ from ..ranking import popcount
 from ..evaluate import high_mask, low_mask, qualify
 from ..pass_policies import bit_to_code, choose_keep, choose_pass, split_high, split_low
 from .common import (
+    deal_unknowns,
     DK_DECLARE,
     DK_HIDE,
     DK_KEEP,
@@ -350,6 +351,9 @@ def play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, 
     stop before the decision that would make ``stop`` decisions (``stop`` -1: never).
     ``forced`` >= 0 is taken as the action of the next decision instead of the
     policy's. Cards are drawn from the state's stock on ``stream``."""
+    if st[P.n_unknown] > 0 and not deal_unknowns(st, stream):
+        void_deal(st, trace, -1, out)
+        return
     while True:
         ph = st[B.phase]
         if ph == PH_DONE:

@@ -139,6 +139,7 @@ def low_odd_card(natural, strength):
 # so the deck, the declarations and the showdown below are written once.
 
 SEATS = 8  # the most seats any game has
+MAX_UNKNOWN = 64  # hidden cards of a described table dealt at random when play resumes
 MAX_ACTIONS = 2048  # room for the legal actions at one decision point (Selection's fills: up to 11 x 119 + 11)
 
 BASE_STATE = Layout("base", [
@@ -173,6 +174,12 @@ POT_STATE = BASE_STATE.extend("pot", [
     ("odd_high", SEATS),  # the odd-chip cards (RULES.md §0.8.9)
     ("odd_low", SEATS),
     ("carried_in", 1),  # chips already in the pot, carried over from an earlier deal (§0.8.8), in 1/UNITS
+    # A described table's hidden cards nobody at the table knows (the others' hole
+    # cards): play deals them from the stock first, card k to state slot
+    # unknown_at[k] (-1: none) with its bit into the mask at unknown_mask[k] (-1: none).
+    ("n_unknown", 1),
+    ("unknown_at", MAX_UNKNOWN),
+    ("unknown_mask", MAX_UNKNOWN),
 ])
 B = BASE_STATE.at
 P = POT_STATE.at
@@ -269,6 +276,23 @@ def fill_stock(st, placed):
     """Every card not in the ``placed`` mask into the stock, in code order (drawn at
     random); a described table's unknown cards."""
     fill_deck(st[P.stock:P.stock + 52], st[P.deck:P.deck + 3], placed)
+
+
+@njit(cache=True)
+def deal_unknowns(st, stream):
+    """Deal a described table's unknown hidden cards from the stock (each deal of a
+    batch plays from a copy of the described state, so each deals them afresh);
+    False when the stock ran out first."""
+    for k in range(st[P.n_unknown]):
+        c = next_card(st, stream)
+        if c == NO_CARD:
+            return False
+        if st[P.unknown_at + k] >= 0:
+            st[st[P.unknown_at + k]] = c
+        if st[P.unknown_mask + k] >= 0:
+            st[st[P.unknown_mask + k]] |= np.int64(card_bit(c))
+    st[P.n_unknown] = 0
+    return True
 
 
 @njit(cache=True)

@@ -17,6 +17,7 @@ from ..cards import NO_CARD, card_bit, rank_mask_to_cards
 from ..evaluate import high_mask, low_mask, qualify
 from ..policies import ALWAYS, POOL_THRESHOLD, TAKE_THRESHOLD, aim_of, gain, wants_card
 from .common import (
+    deal_unknowns,
     DK_DECLARE,
     DK_NONE,
     DK_OFFER,
@@ -338,6 +339,9 @@ def play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, 
     stop before the decision that would make ``stop`` decisions (``stop`` -1: never).
     ``forced`` >= 0 is taken as the action of the next decision instead of the
     policy's. Cards are drawn from the state's stock on ``stream``."""
+    if st[P.n_unknown] > 0 and not deal_unknowns(st, stream):
+        void_deal(st, trace, -1, out)
+        return
     while True:
         ph = st[B.phase]
         if ph == PH_DONE:

@@ -14,6 +14,7 @@ from ..cards import NO_CARD, card_bit
 from ..evaluate import high_hashed, low_hashed, qualify
 from ..policies import ALWAYS, TAKE_THRESHOLD, wants_card
 from .common import (
+    deal_unknowns,
     DK_DECLARE,
     DK_NONE,
     DK_OFFER,
@@ -92,6 +93,7 @@ PH_START = 0  # antes, two cards down each
 PH_ROUND = 1  # a dealing round begins (or the four are done)
 PH_OFFER = 2  # a card is on offer to ``turn``: a decision when it may be refused
 PH_SEVENTH = 3  # the seventh card down, then the showdown
+PH_HANDS = 4  # every card dealt (a described table after 7th street): the hands, then the showdown
 
 
 @njit(cache=True)
@@ -263,6 +265,13 @@ def _seventh(t, rules, st, stream, trace, scratch, out):
         st[S.hole + HOLE * s + 2] = c
         st[S.hole_mask + s] |= np.int64(card_bit(c))
         note(trace, st, EV_DEAL_DOWN, s, c, 0, 0)
+    _hands(t, rules, st, scratch)
+
+
+@njit(cache=True)
+def _hands(t, rules, st, scratch):
+    """7. Every seat's best high and low of its seven cards; the showdown begins."""
+    n = st[B.players]
     threshold = np.int64(rules[R_LOW_QUALIFIER])
     codes = scratch[:HOLE + UP]
     for s in range(n):
@@ -284,6 +293,9 @@ def play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, 
     stop before the decision that would make ``stop`` decisions (``stop`` -1: never).
     ``forced`` >= 0 is taken as the action of the next decision instead of the
     policy's. Cards are drawn from the state's stock on ``stream``."""
+    if st[P.n_unknown] > 0 and not deal_unknowns(st, stream):
+        void_deal(st, trace, -1, out)
+        return
     while True:
         ph = st[B.phase]
         if ph == PH_DONE:
@@ -307,6 +319,8 @@ def play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, 
             _apply_offer(rules, st, stream, trace, out, action, can)
         elif ph == PH_SEVENTH:
             _seventh(t, rules, st, stream, trace, scratch, out)
+        elif ph == PH_HANDS:
+            _hands(t, rules, st, scratch)
         else:
             stopped, forced = showdown_step(rules, params, st, trace, out, stop, forced)
             if stopped:

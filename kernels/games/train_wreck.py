@@ -48,6 +48,7 @@ from ..policies import tw_pays, tw_takes_extra, tw_target
 from ..ranking import CAT_SHIFT, HIGH_CARD, low_bit, popcount
 from ..rng import below
 from .common import (
+    deal_unknowns,
     ACCEPT,
     DECLINE,
     DK_DECLARE,
@@ -683,6 +684,9 @@ def play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, 
     stop before the decision that would make ``stop`` decisions (``stop`` -1: never).
     ``forced`` >= 0 is taken as the action of the next decision instead of the
     policy's. Cards are drawn from the state's stock on ``stream``."""
+    if st[P.n_unknown] > 0 and not deal_unknowns(st, stream):
+        void_deal(st, trace, -1, out)
+        return
     while True:
         ph = st[B.phase]
         if ph == PH_DONE:

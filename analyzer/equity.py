@@ -1,0 +1,188 @@
+"""Equity from a described table: "what are my chances?".
+
+``equity(table, ...)`` plays the deal on from the table's state (``analyzer.table``)
+many times, the unknown cards dealt at random from those nobody has seen and every
+seat following its policy, and reports each seat's expected share of the pot, its
+expected net, and how often it wins high, low and the whole pot, with standard
+errors. It plays chunks of deals until the 95% interval on my share is narrower
+than ``precision`` on either side, or ``max_deals`` have been played.
+"""
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from kernels.games.common import EXHAUSTED, UNITS, B, P
+
+from .engine import play_batch
+from .errors import WantitError
+from .runs import check_seed, whole
+from .table import Table, table_state
+from .text import fit_frame, wrap_line
+from .variants import get_variant
+
+Z95 = 1.959963984540054
+MIN_DEALS = 1_000  # before the first stopping check: a standard error needs deals behind it
+FIRST_CHUNK = 4_000
+
+
+@dataclass
+class _Sums:
+    """Running sums per seat (float64: equity needs no exact integer totals)."""
+
+    deals: int
+    share: np.ndarray
+    share_sq: np.ndarray
+    net: np.ndarray
+    net_sq: np.ndarray
+    high: np.ndarray
+    low: np.ndarray
+    scoop: np.ndarray
+
+    @classmethod
+    def empty(cls, n):
+        z = np.zeros(n)
+        return cls(0, z.copy(), z.copy(), z.copy(), z.copy(), z.copy(), z.copy(), z.copy())
+
+    def add(self, v, rows, n, ante):
+        res = v.result
+        if (res.view(rows, "carry")[:, 0] == EXHAUSTED).any():
+            raise WantitError("the stock ran out before the deal was complete: the described table leaves too "
+                              "few cards")
+        payout = res.view(rows, "payout")[:, :n]
+        paid = res.view(rows, "paid")[:, :n]
+        pot = paid.sum(axis=1, keepdims=True) + self.carried_in
+        share = payout / pot
+        net = (payout - paid) / ante
+        self.deals += rows.shape[0]
+        self.share += share.sum(axis=0)
+        self.share_sq += (share ** 2).sum(axis=0)
+        self.net += net.sum(axis=0)
+        self.net_sq += (net ** 2).sum(axis=0)
+        self.high += (res.view(rows, "high_share")[:, :n] > 0).sum(axis=0)
+        self.low += (res.view(rows, "low_share")[:, :n] > 0).sum(axis=0)
+        scoop_units = np.rint(payout * UNITS) == np.rint(pot * UNITS)
+        self.scoop += scoop_units.sum(axis=0)
+
+    carried_in: float = 0.0
+
+    def mean_se(self, total, total_sq):
+        d = self.deals
+        mean = total / d
+        var = np.maximum(total_sq / d - mean ** 2, 0.0) * d / max(d - 1, 1)
+        return mean, np.sqrt(var / d)
+
+
+@dataclass
+class EquityResult:
+    """``meta`` (settings, deals, precision reached), ``seats`` (a DataFrame: seat,
+    share, share_se, ev, ev_se, p_high, p_low, p_scoop, 95% bounds)."""
+
+    meta: dict
+    seats: object
+
+    def to_json(self):
+        cols = ["seat", "share", "share_se", "ev", "ev_se", "p_high", "p_low", "p_scoop"]
+        return {"meta": self.meta,
+                "seats": [{k: (int(r[k]) if k == "seat" else float(r[k])) for k in cols}
+                          for _, r in self.seats.iterrows()]}
+
+    def format_table(self, all_seats=False):
+        m = self.meta
+        head = (f"{m['variant']}, {m['players']} players, dealer seat {m['dealer']}: equity of seat {m['me']} "
+                f"over {m['deals']:,} deals" + (" (exact)" if m["exact"] else
+                                                f", 95% intervals (half-width {m['half_width']:.4f} on the share; "
+                                                f"asked {m['precision']:g})"))
+        if not m["reached_precision"] and not m["exact"]:
+            head += f"; stopped at --max-deals {m['max_deals']:,} before reaching the precision"
+        if m.get("interrupted"):
+            head += "; interrupted: partial"
+        s = self.seats
+        rows = s if all_seats else s[s.seat == m["me"]]
+        table = rows[["seat", "policy"]].copy()
+        table["share"] = [f"{a:.4f} ({lo:.4f}-{hi:.4f})" for a, lo, hi in zip(rows.share, rows.share_lo, rows.share_hi)]
+        table["ev (antes)"] = [f"{a:+.4f} ({lo:+.4f}..{hi:+.4f})" for a, lo, hi in zip(rows.ev, rows.ev_lo, rows.ev_hi)]
+        for col in ("p_high", "p_low", "p_scoop"):
+            table[col] = rows[col].map(lambda x: f"{x:.4f}")
+        lines = wrap_line(head) + [fit_frame(table, ["seat"])]
+        lines.append(f"(share: expected fraction of the pot; the unknown cards dealt from the "
+                     f"{m['unseen']} unseen; policies: {m['field']})")
+        return "\n".join(part for line in lines for part in (wrap_line(line) if "\n" not in line else [line]))
+
+
+def equity(table: Table, policies=None, rules=None, precision=0.005, max_deals=1_000_000, seed=0,
+           threads=None, progress=None) -> EquityResult:
+    """Each seat's equity from the described ``table`` (see the module docstring).
+    ``policies``: as for ``analyzer.simulate.simulate`` (default: every seat the
+    variant's default policy); ``rules``: rules options."""
+    import numba
+    import pandas as pd
+
+    from .simulate import seat_policies
+
+    v = get_variant(table.variant)
+    if v.kind != "pot":
+        raise WantitError(f"equity is a share of a pot; {v.name} is scored on a board")
+    n = v.default_players if table.players is None else whole(table.players, "players")
+    try:
+        precision = float(precision)
+    except (TypeError, ValueError):
+        raise WantitError(f"precision {precision!r} must be a number") from None
+    if not (0 < precision < 1 and math.isfinite(precision)):
+        raise WantitError(f"precision {precision:g} must be between 0 and 1 (a fraction of the pot)")
+    max_deals = whole(max_deals, "max_deals")
+    if not 1 <= max_deals <= 10**9:
+        raise WantitError(f"max_deals {max_deals} must be 1..1,000,000,000")
+    seed = check_seed(seed)
+    inp = v.inputs(n, policies=policies, rules=rules)
+    st = table_state(inp, table)
+    ante = float(inp.rules[v.option("ante").index])
+    sums = _Sums.empty(n)
+    sums.carried_in = float(st[P.carried_in]) / UNITS
+    me = int(table.me)  # a seat: table_state checked it
+    unseen = int(st[P.deck + 1] - st[P.deck])
+    previous = numba.get_num_threads()
+    if threads is not None:
+        numba.set_num_threads(whole(threads, "threads"))
+    started = time.perf_counter()
+    interrupted = False
+    chunk = FIRST_CHUNK
+    try:
+        while sums.deals < max_deals:
+            count = min(chunk, max_deals - sums.deals)
+            sums.add(v, play_batch(inp, st, seed, sums.deals, count, rotate_dealer=False), n, ante)
+            if progress is not None:
+                progress(sums.deals, max_deals)
+            _, se = sums.mean_se(sums.share, sums.share_sq)
+            if sums.deals >= MIN_DEALS and Z95 * se[me] < precision:
+                break
+            # The next chunk aims at the deals the precision needs, within limits.
+            needed = int(sums.deals * (Z95 * se[me] / precision) ** 2) - sums.deals if se[me] > 0 else chunk
+            chunk = int(min(max(needed * 1.1, 2_000), 500_000))
+    except KeyboardInterrupt:
+        interrupted = True
+        if sums.deals == 0:
+            raise
+    finally:
+        numba.set_num_threads(previous)
+    seconds = time.perf_counter() - started
+    share, share_se = sums.mean_se(sums.share, sums.share_sq)
+    ev, ev_se = sums.mean_se(sums.net, sums.net_sq)
+    values = [v.policy_values(spec) for spec in seat_policies(v, n, policies)]
+    seats = pd.DataFrame({
+        "seat": np.arange(n), "policy": [val["preset"] for val in values],
+        "share": share, "share_se": share_se, "share_lo": share - Z95 * share_se, "share_hi": share + Z95 * share_se,
+        "ev": ev, "ev_se": ev_se, "ev_lo": ev - Z95 * ev_se, "ev_hi": ev + Z95 * ev_se,
+        "p_high": sums.high / sums.deals, "p_low": sums.low / sums.deals, "p_scoop": sums.scoop / sums.deals,
+    })
+    half = float(Z95 * share_se[me])
+    meta = {"variant": v.name, "players": n, "dealer": int(st[B.dealer]), "me": me, "deals": sums.deals, "exact": False,
+            "precision": precision, "half_width": half, "reached_precision": half < precision,
+            "max_deals": max_deals, "seed": seed, "unseen": unseen, "interrupted": interrupted,
+            "rules": {k: str(x) for k, x in (rules or {}).items()},
+            "field": ", ".join(sorted({val["preset"] for val in values})),
+            "policies": [{k: val[k] for k in sorted(val)} for val in values], "seconds": round(seconds, 3),
+            "units": "share: fraction of the pot; ev: antes"}
+    return EquityResult(meta, seats)

@@ -1,0 +1,311 @@
+"""A table described by a player: who sits where, the cards each seat holds (any
+hidden card may be unknown, mine too), the cards gone from play, the card on offer
+and its refusals. ``table_state`` turns a description into the game's table
+state (``analyzer.engine``), from which the engine plays every deal on: the known
+cards stay where they are, the unknown hidden cards are dealt at random from the
+cards nobody has seen, afresh for every deal.
+
+Three ways to describe a table, all ending in a ``Table``: the dataclass itself,
+``table_from_flags`` (the command line's ``--hole SEAT=CARDS``, ``--up``,
+``--gone``, ``--offer CARD --to SEAT --refusals K``) and ``load_table`` (a TOML or
+JSON file with the same fields; ``examples/`` has one). Unknown cards are written
+``??`` (or ``xx``). An impossible table is one ``WantitError`` naming what is wrong.
+"""
+
+import json
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from kernels.cards import card_bit
+from kernels.games import common as C
+from kernels.games import selection_rejection as SR
+
+from .cards import CardError, card_code, card_text
+from .errors import WantitError
+from .runs import whole
+
+UNKNOWN_TOKENS = ("??", "?", "xx", "x")
+FIELDS = ("variant", "players", "dealer", "me", "hole", "up", "gone", "offer", "to", "refusals")
+
+
+@dataclass
+class Table:
+    """One table, as a player sees it. Cards are text (``"As Kd"``; ``??`` for an
+    unknown card) or lists of codes, ``None`` for unknown."""
+
+    variant: str
+    players: int | None = None  # default: the variant's
+    dealer: int | None = None  # default: the last seat
+    me: int = 0  # the seat whose equity is asked for
+    hole: dict = field(default_factory=dict)  # seat -> its face-down cards (missing: all unknown)
+    up: dict = field(default_factory=dict)  # seat -> its face-up cards, in the order taken
+    gone: object = ""  # cards out of play and known to all: refused and dead
+    offer: object = None  # the card on offer (None: none, or a fresh card still to be turned up)
+    to: int | None = None  # the seat it is offered to (with no offer: the seat the next card goes to)
+    refusals: int = 0  # refusals of the card on offer so far
+
+
+def _cards(value, where):
+    """``value`` as a list of codes, ``None`` for an unknown card."""
+    if value is None:
+        return []
+    items = value.replace(",", " ").split() if isinstance(value, str) else list(value)
+    out = []
+    for item in items:
+        if item is None or (isinstance(item, str) and item.strip().lower() in UNKNOWN_TOKENS):
+            out.append(None)
+            continue
+        try:
+            code = card_code(item) if isinstance(item, str) else int(whole(item, where))
+        except (CardError, WantitError) as e:
+            raise WantitError(f"{where}: {e}") from None
+        if not 0 <= code < 52:
+            raise WantitError(f"{where}: card code {item!r} is not 0..51")
+        out.append(code)
+    return out
+
+
+def _seat(value, n, where):
+    try:
+        s = whole(value, where) if not isinstance(value, str) else int(value) if value.strip().isdecimal() else None
+    except WantitError:
+        s = None
+    if s is None or not 0 <= int(s) < n:
+        raise WantitError(f"{where}: seat {value!r} is not a seat 0..{n - 1}")
+    return int(s)
+
+
+def _seat_cards(mapping, n, what):
+    if not isinstance(mapping, dict):
+        raise WantitError(f"{what}: give a table of seat = cards")
+    out = {}
+    for key, cards in mapping.items():
+        seat = _seat(key, n, what)
+        if seat in out:
+            raise WantitError(f"{what}: seat {seat} is given twice")
+        out[seat] = _cards(cards, f"{what}[{seat}]")
+    return out
+
+
+class _Cards:
+    """Every known card of the table once: a card given twice is an error."""
+
+    def __init__(self):
+        self.where = {}
+
+    def add(self, code, where):
+        if code is None:
+            return
+        if code in self.where:
+            raise WantitError(f"card {card_text(code)} is given twice ({self.where[code]} and {where})")
+        self.where[code] = where
+
+    def mask(self):
+        m = np.uint64(0)
+        for c in self.where:
+            m |= card_bit(c)
+        return m
+
+
+def table_from_flags(variant, players=None, dealer=None, me=0, hole=(), up=(), gone="", offer=None, to=None,
+                     refusals=0) -> Table:
+    """A ``Table`` from the command line's repeatable ``SEAT=CARDS`` items."""
+    def pairs(items, flag):
+        out = {}
+        for item in items:
+            seat, eq, cards = item.partition("=")
+            if not eq or not seat.strip():
+                raise WantitError(f"{flag} {item!r} should look like SEAT=CARDS, e.g. 0='As Kd'")
+            if seat.strip() in out:
+                raise WantitError(f"{flag}: seat {seat.strip()} is given twice")
+            out[seat.strip()] = cards
+        return out
+
+    return Table(variant, players, dealer, me, pairs(hole, "--hole"), pairs(up, "--up"), gone, offer, to, refusals)
+
+
+def load_table(path, variant=None) -> Table:
+    """A ``Table`` from a TOML (``.toml``) or JSON (``.json``) file with the fields of
+    ``Table``; ``hole`` and ``up`` are tables of seat = cards."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise WantitError(f"state file {p} not found") from None
+    except OSError as e:
+        raise WantitError(f"state file {p}: {e.strerror}") from None
+    try:
+        data = json.loads(raw) if p.suffix.lower() == ".json" else tomllib.loads(raw.decode("utf-8"))
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise WantitError(f"{p}: not valid {'JSON' if p.suffix.lower() == '.json' else 'TOML'}: "
+                          f"{' '.join(str(e).split())}") from None
+    except RecursionError:
+        raise WantitError(f"{p}: nested too deeply to be a table") from None
+    if not isinstance(data, dict):
+        raise WantitError(f"{p}: the file must hold a table of fields ({', '.join(FIELDS)})")
+    unknown = sorted(set(data) - set(FIELDS))
+    if unknown:
+        raise WantitError(f"{p}: unknown field {unknown[0]!r} (fields: {', '.join(FIELDS)})")
+    if variant is not None and "variant" in data and str(data["variant"]) != str(variant):
+        from .variants import get_variant
+
+        if get_variant(data["variant"]) is not get_variant(variant):
+            raise WantitError(f"{p} describes a {data['variant']} table, not {variant}")
+    data.setdefault("variant", variant)
+    if data["variant"] is None:
+        raise WantitError(f"{p}: say which game (variant = ...)")
+    return Table(**data)
+
+
+def table_state(inp, table: Table) -> np.ndarray:
+    """The table state of ``table`` for the engine inputs ``inp`` (its game and seats)."""
+    builder = BUILDERS.get(inp.variant.name)
+    if builder is None:
+        raise WantitError(f"describing a table is built for {', '.join(BUILDERS)} so far, not "
+                          f"{inp.variant.name}")
+    return builder(inp, table)
+
+
+def _common(inp, table):
+    n = inp.players
+    dealer = n - 1 if table.dealer is None else _seat(table.dealer, n, "dealer")
+    me = _seat(table.me, n, "me")
+    return n, dealer, me
+
+
+def _set_unknowns(st, unknowns):
+    if len(unknowns) > C.MAX_UNKNOWN:
+        raise WantitError(f"at most {C.MAX_UNKNOWN} unknown cards")
+    st[C.P.n_unknown] = len(unknowns)
+    for k, (slot, mask) in enumerate(unknowns):
+        st[C.P.unknown_at + k] = slot
+        st[C.P.unknown_mask + k] = mask
+
+
+def _sr_state(inp, table):
+    """Selection/Rejection (RULES.md §1.3): the round is read from the up-card counts
+    (all equal: a round begins; one more for some: the round is under way and the
+    card on offer, or the seat the next one goes to, must be given), the seventh
+    card from the hole-card counts."""
+    from .engine import new_state
+
+    n, dealer, me = _common(inp, table)
+    lay, S = SR.STATE, SR.S
+    rules = inp.rules
+    hole = _seat_cards(table.hole, n, "hole")
+    up = _seat_cards(table.up, n, "up")
+    gone = _cards(table.gone, "gone")
+    offer = _cards(table.offer, "offer") if table.offer is not None else []
+    if len(offer) > 1 or (offer and offer[0] is None):
+        raise WantitError("offer: give the one card on offer")
+    seen = _Cards()
+    for s, cards in up.items():
+        if None in cards:
+            raise WantitError(f"up[{s}]: face-up cards are known to everyone; an unknown one cannot be up")
+        if len(cards) > SR.UP:
+            raise WantitError(f"up[{s}]: {len(cards)} up cards; a seat takes {SR.UP}")
+        for c in cards:
+            seen.add(c, f"up card of seat {s}")
+    for s, cards in hole.items():
+        if len(cards) > SR.HOLE:
+            raise WantitError(f"hole[{s}]: {len(cards)} hole cards; a seat has {SR.HOLE} at most")
+        for c in cards:
+            seen.add(c, f"hole card of seat {s}")
+    for c in gone:
+        if c is None:
+            raise WantitError("gone: a card gone from play was seen; give it")
+        seen.add(c, "gone")
+    for c in offer:
+        seen.add(c, "the card on offer")
+
+    counts = [len(up.get(s, [])) for s in range(n)]
+    low, high = min(counts), max(counts)
+    if high - low > 1:
+        raise WantitError(f"up cards: seats hold {low} to {high}; in a dealing round every seat takes one, so "
+                          f"they differ by one at most")
+    mid_round = high == low + 1
+    rnd = low
+    seventh = any(len(hole.get(s, [])) == SR.HOLE for s in range(n))
+    if seventh and (rnd < SR.UP or mid_round):
+        raise WantitError("a seat has its third hole card, which comes after the four up cards are taken")
+    max_rej = int(rules[SR.R_MAX_REJECTIONS])
+    refusals = whole(table.refusals, "refusals")
+    needs = sum(1 << s for s in range(n) if counts[s] == rnd) if rnd < SR.UP else 0
+    if (offer or table.to is not None) and rnd >= SR.UP:
+        raise WantitError("every seat has its four up cards: no card is offered any more")
+    if mid_round and not offer and table.to is None:
+        raise WantitError(f"round {rnd + 1} is under way (some seats hold {high} up cards): give the card on offer "
+                          f"and the seat it is offered to (--offer CARD --to SEAT), or the seat the next card "
+                          f"goes to (--to SEAT)")
+    to = None
+    if offer or table.to is not None:
+        if table.to is None:
+            raise WantitError("offer: say which seat the card is offered to (--to SEAT)")
+        to = _seat(table.to, n, "to")
+        if not needs >> to & 1:
+            raise WantitError(f"seat {to} already has its up card of round {rnd + 1}: the card cannot be offered "
+                              f"to it")
+        if not 0 <= refusals <= max_rej:
+            raise WantitError(f"refusals: {refusals}; a card is refused {max_rej} times at most (max_rejections)")
+        if refusals and not offer:
+            raise WantitError("refusals: give the card that was refused (--offer CARD)")
+    elif refusals:
+        raise WantitError("refusals: give the card on offer (--offer CARD --to SEAT)")
+    lone = to is not None and needs == 1 << to
+    if to is not None and rnd == 0 and not rules[SR.R_FIRST_UPCARD_OFFERED]:
+        raise WantitError("round 1's up cards are dealt face up, not offered (first_upcard_offered = false)")
+    if lone and refusals and int(rules[SR.R_LAST_PLAYER_RULE]) == SR.LAST_PLAYER_FORCED:
+        raise WantitError(f"seat {to} is the only one still needing a card this round: the card offered to it "
+                          f"cannot have been refused (last_player_rule = forced)")
+
+    st = new_state(inp, dealer=dealer)
+    unknowns = []
+    hidden = SR.HOLE if seventh else 2
+    for s in range(n):
+        cards = hole.get(s, [])
+        cards = cards + [None] * (hidden - len(cards))
+        for k, c in enumerate(cards):
+            if c is None:
+                unknowns.append((S.hole + SR.HOLE * s + k, S.hole_mask + s))
+            else:
+                st[S.hole + SR.HOLE * s + k] = c
+                st[S.hole_mask + s] |= np.int64(card_bit(c))
+        for k, c in enumerate(up.get(s, [])):
+            st[S.up + SR.UP * s + k] = c
+            st[S.up_mask + s] |= np.int64(card_bit(c))
+            st[C.P.seen] |= np.int64(card_bit(c))
+        st[S.n_up + s] = counts[s]
+    for k, c in enumerate(gone):
+        st[C.P.dead + k] = c
+        st[C.P.seen] |= np.int64(card_bit(c))
+    st[C.P.n_dead] = len(gone)
+    st[S.round] = rnd
+    # The leader moves one seat left each round from the dealer's left (SR-A8: nobody folds).
+    st[S.leader] = (dealer + 1 + max(rnd - (0 if mid_round or to is not None else 1), 0)) % n
+    if rnd >= SR.UP:
+        st[C.B.phase] = SR.PH_HANDS if seventh else SR.PH_SEVENTH
+    elif to is not None:
+        st[C.B.phase] = SR.PH_OFFER
+        st[S.needs] = needs
+        st[C.B.turn] = to
+        if lone:
+            st[S.lone_rejections] = refusals  # SR-A2 fresh_card: the lone player's own refusals
+        else:
+            st[S.rejections] = refusals
+        if offer:
+            st[S.offer] = offer[0]
+            st[C.P.seen] |= np.int64(card_bit(offer[0]))
+        else:
+            unknowns.append((S.offer, C.P.seen))  # a fresh card, turned up for ``to``
+    else:
+        st[C.B.phase] = SR.PH_ROUND
+    _set_unknowns(st, unknowns)
+    C.fill_stock(st, seen.mask())
+    st[C.B.decisions] = 0
+    return st
+
+
+BUILDERS = {"selection_rejection": _sr_state}

@@ -1,0 +1,196 @@
+"""Equity from a described table (analyzer.table, analyzer.equity): against an
+independent Monte Carlo on a peer evaluator, on tables whose answer is known
+exactly, and every kind of impossible table refused with its message."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from analyzer.cards import parse_cards
+from analyzer.cli import main
+from analyzer.engine import play_state, new_stream
+from analyzer.equity import equity
+from analyzer.errors import WantitError
+from analyzer.table import Table, load_table, table_state
+from analyzer.variants import get_variant
+from kernels.cards import card_bit
+from kernels.games import common as C
+from kernels.games import selection_rejection as SR
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def independent_stud_share(known_hole, known_up, gone, n, me, trials, seed):
+    """My expected share of a high-only pot when every seat's missing cards (to seven)
+    are random unseen cards: a plain Monte Carlo on eval7, sharing ties equally."""
+    import eval7
+
+    rng = np.random.default_rng(seed)
+    known = [list(known_hole.get(s, [])) + list(known_up.get(s, [])) for s in range(n)]
+    used = {c for cards in known for c in cards} | set(gone)
+    unseen = np.array([c for c in range(52) if c not in used])
+    names = "23456789TJQKA"
+    deck = [eval7.Card(names[c >> 2] + "cdhs"[c & 3]) for c in range(52)]
+    total = 0.0
+    for _ in range(trials):
+        draw = iter(rng.permutation(unseen))
+        values = []
+        for s in range(n):
+            cards = known[s] + [int(next(draw)) for _ in range(7 - len(known[s]))]
+            values.append(eval7.evaluate([deck[c] for c in cards]))
+        best = max(values)
+        winners = [s for s in range(n) if values[s] == best]
+        total += 1.0 / len(winners) if me in winners else 0.0
+    return total / trials
+
+
+def codes(text):
+    return [int(c) for c in parse_cards(text, allow_empty=True)]
+
+
+@pytest.mark.parametrize("case", [
+    # seat 0 holds a pair of aces and an ace up, round 2 about to start
+    {"n": 4, "hole": {0: "As Ks"}, "up": {0: "Ah", 1: "7c", 2: "Td", 3: "2c"}, "gone": ""},
+    # mid-game, three players, others' hole cards unknown, two dead cards
+    {"n": 3, "hole": {0: "9h 9d"}, "up": {0: "9c 4s", 1: "Qh Qc", 2: "5d 6d"}, "gone": "Kc Kd"},
+])
+def test_always_take_equity_is_stud_equity_by_an_independent_monte_carlo(case):
+    n = case["n"]
+    table = Table("selection_rejection", players=n, hole=case["hole"], up=case["up"], gone=case["gone"])
+    r = equity(table, policies="always_take", rules={"split_mode": "high_only"}, precision=0.004, seed=3)
+    ours = r.seats.share[0]
+    se = r.seats.share_se[0]
+    theirs = independent_stud_share({s: codes(c) for s, c in case["hole"].items()},
+                                    {s: codes(c) for s, c in case["up"].items()}, codes(case["gone"]), n, 0,
+                                    trials=20_000, seed=5)
+    their_se = np.sqrt(max(theirs * (1 - theirs), 0.01) / 20_000)
+    assert abs(ours - theirs) < 4.5 * np.hypot(se, their_se), (ours, theirs)
+    assert r.meta["half_width"] < 0.004 and r.meta["reached_precision"]
+    assert abs(r.seats.share.sum() - 1.0) < 1e-9  # every pot is divided among the seats
+    assert abs(r.seats.ev.sum()) < 1e-9  # zero-sum in antes
+
+
+def test_a_table_with_every_card_known_has_an_exact_answer():
+    # After 7th street, every card known: seat 0's straight flush takes every pot.
+    table = Table("sr", players=3, hole={0: "9s Ts 2d", 1: "Ah Ad 3c", 2: "Kh Kd 4c"},
+                  up={0: "Js Qs Ks 5h", 1: "Ac As 6h 7h", 2: "Kc 8s 8d 8h"})
+    r = equity(table, rules={"split_mode": "high_only"})
+    assert r.seats.share.tolist() == [1.0, 0.0, 0.0]
+    assert r.seats.share_se.tolist() == [0.0, 0.0, 0.0]
+    assert r.seats.ev.tolist() == [2.0, -1.0, -1.0]
+    assert r.meta["deals"] == 4_000  # stopped at the first check: no uncertainty left
+
+
+def test_the_unknown_cards_are_dealt_from_the_unseen_ones_afresh_each_deal():
+    v = get_variant("sr")
+    inp = v.inputs(4, policies="heuristic")
+    table = Table("sr", players=4, hole={0: "As Ks"}, up={0: "Ah", 1: "7c", 2: "Td", 3: "2c"}, gone="3h 3s")
+    st = table_state(inp, table)
+    known = {int(c) for c in parse_cards("As Ks Ah 7c Td 2c 3h 3s")}
+    others = set()
+    for deal in range(50):
+        played = play_state(inp, st.copy(), new_stream(1, deal))
+        hole = SR.STATE.view(played.state, "hole")[:4, :3]
+        up = SR.STATE.view(played.state, "up")[:4]
+        cards = hole.ravel().tolist() + up.ravel().tolist()
+        assert len(set(cards)) == 28 and not (set(codes("3h 3s")) & set(cards))  # they are gone
+        assert hole[0, :2].tolist() == codes("As Ks") and up[0, 0] == codes("Ah")[0]
+        for s in range(4):
+            assert int(SR.STATE.view(played.state, "hole_mask")[s]) == sum(int(card_bit(int(c))) for c in hole[s])
+        others |= set(hole[1:, :2].ravel().tolist())
+        assert not known & set(hole[1:].ravel().tolist())
+    assert len(others) > 30  # the others' hole cards differ from deal to deal
+
+
+def test_a_card_on_offer_is_offered_to_its_seat_with_its_refusals():
+    v = get_variant("sr")
+    inp = v.inputs(4, policies="heuristic")
+    table = Table("sr", players=4, dealer=3, hole={1: "5c 6c"}, up={0: "Ah", 1: "7c", 2: "Td", 3: "2c 9d"},
+                  offer="8c", to=1, refusals=1)
+    st = table_state(inp, table)
+    played = play_state(inp, st, new_stream(0, 0), stop=0)
+    from analyzer.engine import decision
+
+    assert decision(inp, played.state) == ("offer", 1, [C.TAKE, C.REFUSE])
+    assert SR.STATE.get(played.state, "offer") == codes("8c")[0]
+    assert SR.STATE.get(played.state, "rejections") == 1
+    assert SR.STATE.get(played.state, "needs") == 0b0111  # seat 3 has its round-2 card
+    # Forced to take by a second refusal: with max_rejections 2 the next seat must take it.
+    done = play_state(inp, st.copy(), new_stream(0, 0), forced=C.REFUSE)
+    events = [tuple(int(x) for x in e[:4]) for e in done.events[:3]]
+    assert events[1] == (C.EV_OFFER, 2, codes("8c")[0], 2)
+    assert (C.EV_TAKE, 2, codes("8c")[0], 1) == events[2]
+
+
+def test_a_fresh_card_for_a_named_seat_is_turned_up_for_it():
+    inp = get_variant("sr").inputs(3, policies="always_take")
+    st = table_state(inp, Table("sr", players=3, up={0: "Ah", 1: "", 2: "Kd"}, to=1))
+    played = play_state(inp, st, new_stream(2, 0))
+    first = [tuple(int(x) for x in e[:3]) for e in played.events[:1]]
+    assert first[0][0] == C.EV_TAKE and first[0][1] == 1
+    assert SR.STATE.view(played.state, "up")[1, 0] == first[0][2]
+
+
+@pytest.mark.parametrize("table,message", [
+    (dict(hole={0: "As As"}), "card As is given twice"),
+    (dict(hole={0: "As"}, up={2: "As"}), "card As is given twice (up card of seat 2 and hole card of seat 0)"),
+    (dict(up={0: "Ah Kh", 1: ""}), "seats hold 0 to 2"),
+    (dict(up={0: "Ah Kh Qh Jh Th"}), "5 up cards; a seat takes 4"),
+    (dict(hole={0: "As Ks Qs Js"}), "4 hole cards; a seat has 3 at most"),
+    (dict(hole={0: "As Ks Qs"}, up={0: "Ah", 1: "2c", 2: "3c", 3: "4c"}), "third hole card"),
+    (dict(up={0: "Ah", 1: "Kd"}), "round 1 is under way"),
+    (dict(up={0: "Ah"}, offer="Kd", to=0), "seat 0 already has its up card of round 1"),
+    (dict(offer="Kd"), "say which seat"),
+    (dict(offer="Kd", to=1, refusals=3), "refused 2 times at most"),
+    (dict(refusals=1), "give the card on offer"),
+    (dict(up={0: "Ah", 1: "Kd", 2: "Qc"}, offer="Jd", to=3, refusals=1), "only one still needing"),
+    (dict(hole={9: "As"}), "seat 9 is not a seat 0..3"),
+    (dict(hole={0: "Zz"}), "unknown card 'Zz'"),
+    (dict(up={0: "??"}), "an unknown one cannot be up"),
+    (dict(me=4), "me: seat 4 is not a seat"),
+    (dict(dealer=-1), "dealer: seat -1 is not a seat"),
+    (dict(up={0: "Ah Kh Qh Jh", 1: "2c 3c 4c 5c", 2: "2d 3d 4d 5d", 3: "2h 3h 4h 5h"}, offer="9s", to=1),
+     "no card is offered any more"),
+])
+def test_impossible_tables_are_refused_with_what_is_wrong(table, message):
+    inp = get_variant("sr").inputs(4)
+    with pytest.raises(WantitError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        table_state(inp, Table("sr", players=4, **table))
+
+
+def test_the_example_state_file_and_its_cli_json(capsys):
+    path = EXAMPLES / "selection_rejection.toml"
+    table = load_table(path)
+    assert table.variant == "selection_rejection" and table.offer == "8c"
+    main(["equity", "sr", "--state", str(path), "--format", "json", "--precision", "0.02"])
+    data = json.loads(capsys.readouterr().out)
+    assert set(data["meta"]) >= {"deals", "exact", "precision"} and data["meta"]["exact"] is False
+    seats = data["seats"]
+    assert [s["seat"] for s in seats] == list(range(data["meta"]["players"]))
+    assert set(seats[0]) == {"seat", "share", "share_se", "ev", "ev_se", "p_high", "p_low", "p_scoop"}
+    assert abs(sum(s["share"] for s in seats) - 1) < 1e-9
+    assert 1.96 * seats[data["meta"]["me"]]["share_se"] < 0.02
+
+
+def test_flags_override_the_state_file(capsys):
+    path = EXAMPLES / "selection_rejection.toml"
+    main(["equity", "sr", "--state", str(path), "--refusals", "0", "--format", "json", "--precision", "0.05"])
+    assert json.loads(capsys.readouterr().out)["meta"]["deals"] >= 1000
+
+
+@pytest.mark.parametrize("args,message", [
+    (["equity", "sr", "--hole", "0=As As"], "card As is given twice"),
+    (["equity", "sr", "--hole", "As Ks"], "should look like SEAT=CARDS"),
+    (["equity", "sr", "--precision", "0"], "precision 0 must be between 0 and 1"),
+    (["equity", "sr", "--max-deals", "0"], "max_deals 0 must be"),
+    (["equity", "anaconda"], "built for selection_rejection so far"),
+    (["equity", "selection"], "scored on a board"),
+    (["equity", "sr", "--state", "/nonexistent/x.toml"], "not found"),
+])
+def test_bad_equity_queries_are_one_line(args, message, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(args)
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.count("\n") == 1 and message in err, err
