@@ -193,7 +193,7 @@ def _sr_state(inp, table):
     from .engine import new_state
 
     n, dealer, me = _common(inp, table)
-    lay, S = SR.STATE, SR.S
+    S = SR.S
     rules = inp.rules
     hole = _seat_cards(table.hole, n, "hole")
     up = _seat_cards(table.up, n, "up")
