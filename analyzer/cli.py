@@ -347,6 +347,41 @@ def equity(variant, players, dealer, me, hole_items, up_items, gone, offer, offe
 
 
 @cli.command()
+@click.argument("variant")
+@_table_options
+@click.option("--policy", "policy_items", multiple=True, metavar="SEAT=PRESET[:k=v,...]",
+              help="Policy for a seat (or 'all'): every later decision follows it; repeatable.")
+@click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE", help="A rules option; repeatable.")
+@click.option("--precision", type=float, default=0.01, show_default=True,
+              help="Stop when the best action's edge is known to this many antes (95%% half-width).")
+@click.option("--max-deals", type=int, default=200_000, show_default=True,
+              help="The most deals played after each action.")
+@click.option("--seed", "-s", type=int, default=0, show_default=True)
+@click.option("--threads", type=int, default=None, help="Numba threads (default: all).")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+def decide(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, state_file,
+           policy_items, rule_items, precision, max_deals, seed, threads, fmt):
+    """Should I take it? Every legal action of my decision at a described table of
+    VARIANT, each played on over the same deals (the same unknown cards), every
+    later decision by the policies: each action's EV in antes with its 95%
+    interval, the best action and its edge over the runner-up.
+
+    \b
+    e.g. wantit decide sr --state examples/selection_rejection.toml
+    """
+    from .decide import decide as run_decide
+    from .progress import ProgressBar
+
+    table = _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, state_file)
+    with ProgressBar(max_deals, "deals") as progress:
+        result = run_decide(table, policies=_policy_specs(policy_items), rules=_key_values(rule_items, "--rule"),
+                            precision=precision, max_deals=max_deals, seed=seed, threads=threads, progress=progress)
+    click.echo(json.dumps(result.to_json(), indent=2) if fmt == "json" else result.format_table())
+    if result.meta["interrupted"]:
+        sys.exit(130)
+
+
+@cli.command()
 def warmup():
     """Compile every kernel once so later commands start fast (numba's cache)."""
     import numpy as np

@@ -152,10 +152,11 @@ def decision(inp: Inputs, st):
     return C.DECISION_NAMES[kind], int(seat), actions[:count].tolist()
 
 
-def play_batch(inp: Inputs, start, seed, first, count, rotate_dealer=True) -> np.ndarray:
-    """Result rows of deals ``first .. first + count - 1`` from copies of ``start``."""
+def play_batch(inp: Inputs, start, seed, first, count, rotate_dealer=True, forced=-1) -> np.ndarray:
+    """Result rows of deals ``first .. first + count - 1`` from copies of ``start``;
+    ``forced`` >= 0 is the action of each deal's first decision."""
     _load(inp, batch=True)
     out = np.zeros((count, inp.result_layout.size), np.float64)
     E.play_batch(inp.game, _tables(), inp.rules, inp.params, inp.idata, inp.fdata, start, int(seed), int(first),
-                 int(count), bool(rotate_dealer), out)
+                 int(count), bool(rotate_dealer), out, forced=int(forced))
     return out

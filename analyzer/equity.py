@@ -112,6 +112,19 @@ class EquityResult:
         return "\n".join(part for line in lines for part in (wrap_line(line) if "\n" not in line else [line]))
 
 
+def setup(table: Table, policies=None, rules=None):
+    """``(variant, players, inputs, state, ante, my seat, unseen cards)`` of a query."""
+    v = get_variant(table.variant)
+    if v.kind != "pot":
+        raise WantitError(f"equity is a share of a pot; {v.name} is scored on a board")
+    n = v.default_players if table.players is None else whole(table.players, "players")
+    inp = v.inputs(n, policies=policies, rules=rules)
+    st = table_state(inp, table)
+    ante = float(inp.rules[v.option("ante").index])
+    me = int(table.me)  # a seat: table_state checked it
+    return v, n, inp, st, ante, me, int(st[P.deck + 1] - st[P.deck])
+
+
 def equity(table: Table, policies=None, rules=None, precision=0.005, max_deals=1_000_000, seed=0,
            threads=None, progress=None) -> EquityResult:
     """Each seat's equity from the described ``table`` (see the module docstring).
@@ -122,10 +135,7 @@ def equity(table: Table, policies=None, rules=None, precision=0.005, max_deals=1
 
     from .simulate import seat_policies
 
-    v = get_variant(table.variant)
-    if v.kind != "pot":
-        raise WantitError(f"equity is a share of a pot; {v.name} is scored on a board")
-    n = v.default_players if table.players is None else whole(table.players, "players")
+    v, n, inp, st, ante, me, unseen = setup(table, policies, rules)
     try:
         precision = float(precision)
     except (TypeError, ValueError):
@@ -136,13 +146,8 @@ def equity(table: Table, policies=None, rules=None, precision=0.005, max_deals=1
     if not 1 <= max_deals <= 10**9:
         raise WantitError(f"max_deals {max_deals} must be 1..1,000,000,000")
     seed = check_seed(seed)
-    inp = v.inputs(n, policies=policies, rules=rules)
-    st = table_state(inp, table)
-    ante = float(inp.rules[v.option("ante").index])
     sums = _Sums.empty(n)
     sums.carried_in = float(st[P.carried_in]) / UNITS
-    me = int(table.me)  # a seat: table_state checked it
-    unseen = int(st[P.deck + 1] - st[P.deck])
     previous = numba.get_num_threads()
     if threads is not None:
         numba.set_num_threads(whole(threads, "threads"))

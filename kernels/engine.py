@@ -85,7 +85,7 @@ TABLES = types.uint32[::1]  # kernels.evaluate.eval_tables()
 PLAY_SIG = types.void(TABLES, _F64, types.float64[:, ::1], _I64, _F64, _I64, types.uint64[::1],
                       types.int64[:, ::1], _I64, _F64, types.int64, types.int64)
 BATCH_SIG = types.void(types.FunctionType(PLAY_SIG), TABLES, _F64, types.float64[:, ::1], _I64, _F64, _I64,
-                       types.int64, types.int64, types.int64, types.boolean, types.float64[:, ::1])
+                       types.int64, types.int64, types.int64, types.boolean, types.int64, types.float64[:, ::1])
 GAMES = (selection_rejection, do_ya, anaconda, train_wreck, selection)  # by game id
 # Games whose play (and everything it calls) allocates nothing and returns no new
 # array, so it can run without numba's reference counting (see ``game_play``).
@@ -115,7 +115,7 @@ def play(game, t, rules, params, idata, fdata, st, stream, trace, scratch, out, 
     game_play(game)(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, forced)
 
 
-def _run_batch(play, t, rules, params, idata, fdata, start, seed, first, count, rotate_dealer, out):
+def _run_batch(play, t, rules, params, idata, fdata, start, seed, first, count, rotate_dealer, forced, out):
     n = start[B.players]
     n_blocks = (count + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
@@ -131,7 +131,7 @@ def _run_batch(play, t, rules, params, idata, fdata, start, seed, first, count, 
                 st[B.dealer] = deal % n
             seed_stream(stream, seed, deal)
             play(t, my_rules, my_params, my_idata, my_fdata, st, stream, no_trace, scratch, out[i],
-                 np.int64(-1), np.int64(-1))
+                 np.int64(-1), forced)
 
 
 @lru_cache(maxsize=None)
@@ -139,16 +139,17 @@ def _batch_runner():
     return njit(BATCH_SIG, cache=True, parallel=True)(_run_batch)
 
 
-def play_batch(game, t, rules, params, idata, fdata, start, seed, first, count, rotate_dealer, out):
+def play_batch(game, t, rules, params, idata, fdata, start, seed, first, count, rotate_dealer, out, forced=-1):
     """Deals ``first .. first + count - 1``, each from a copy of the table state
     ``start`` on the random stream ``(seed, deal)``; result row ``i`` of ``out`` for
     deal ``first + i``. With ``rotate_dealer`` the dealer is ``deal % players``,
     else the start state's. Threads take blocks of deals, each with its own state,
     stream, scratch and copies of the inputs (numba counts references to shared
     arrays on every call, and threads updating one count slow each other down):
-    nothing is allocated per deal."""
+    nothing is allocated per deal. ``forced`` >= 0: the action of every deal's first
+    decision (the same decision, when the start state stands at it)."""
     _batch_runner()(game_play(game), t, rules, params, idata, fdata, start, int(seed), int(first), int(count),
-                    bool(rotate_dealer), out)
+                    bool(rotate_dealer), int(forced), out)
 
 
 def new_actions():

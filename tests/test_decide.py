@@ -1,0 +1,79 @@
+"""Decisions from a described table (analyzer.decide): answers known in advance,
+common random numbers, and tables that stand at no decision of mine."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from analyzer.cli import main
+from analyzer.decide import decide
+from analyzer.engine import play_batch
+from analyzer.errors import WantitError
+from analyzer.table import Table, load_table, table_state
+from analyzer.variants import get_variant
+from kernels.games import common as C
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "selection_rejection.toml"
+ROUND_3_STRAIGHT_FLUSH = Table("selection_rejection", players=3, dealer=2, hole={0: "9s Ts"},
+                               up={0: "Js Qs", 1: "4d 7c", 2: "2h 6c"}, offer="Ks", to=0)
+
+
+def test_refusing_the_card_that_makes_my_straight_flush_is_worse_than_taking_it():
+    r = decide(ROUND_3_STRAIGHT_FLUSH, rules={"split_mode": "high_only"}, seed=1)
+    ev = dict(zip(r.actions.action, r.actions.ev))
+    assert set(ev) == {"take", "refuse"} and r.best == "take"
+    assert r.edge - 1.96 * r.edge_se > 0
+    assert ev["take"] > 1.5  # a made straight flush with three players: nearly every pot (net 2 antes)
+    assert r.meta["kind"] == "offer" and r.meta["me"] == 0
+
+
+def test_the_edge_comes_from_paired_deals_and_matches_playing_each_action_alone():
+    table = load_table(EXAMPLE)  # take the 8c or refuse it, round 2 of five players
+    r = decide(table, seed=2, max_deals=2000)
+    assert r.meta["deals"] == 2000
+    v = get_variant("sr")
+    inp = v.inputs(5)
+    st = table_state(inp, table)
+    nets = []
+    for action in (C.TAKE, C.REFUSE):
+        rows = play_batch(inp, st, 2, 0, 2000, rotate_dealer=False, forced=action)
+        nets.append(v.result.view(rows, "payout")[:, 0] - v.result.view(rows, "paid")[:, 0])
+    take, refuse = nets
+    assert r.actions.ev.tolist() == pytest.approx([take.mean(), refuse.mean()])
+    diff = (take - refuse) if r.best == "take" else (refuse - take)
+    assert r.edge == pytest.approx(diff.mean())
+    assert r.edge_se == pytest.approx(diff.std(ddof=1) / np.sqrt(len(diff)))
+    # Common random numbers: the same unknown cards after either action, so the paired
+    # error is well below the two errors together.
+    assert r.edge_se < 0.9 * np.hypot(*r.actions.ev_se)
+
+
+def test_declaring_low_with_no_low_is_worse_than_declaring_high():
+    # Every card dealt; I hold no card below nine but the other two hold wheels' cards.
+    table = Table("sr", players=3, dealer=2, hole={0: "Kc Kd Qh", 1: "Ac 2d 3h", 2: "Ad 2h 4s"},
+                  up={0: "Ks Qd Jc Tc", 1: "4c 5d 9h 9d", 2: "3c 5h 6h 8s"})
+    r = decide(table, seed=3)
+    ev = dict(zip(r.actions.action, r.actions.ev))
+    assert r.meta["kind"] == "declare"
+    assert ev["high"] > ev["low"] and r.best in ("high", "both")
+
+
+@pytest.mark.parametrize("table,message", [
+    (Table("sr", players=3, dealer=2, up={0: "Js", 1: "", 2: ""}, offer="Ks", to=1), "is seat 1's (offer)"),
+    (Table("sr", players=3, dealer=2, hole={0: "9s Ts 2c", 1: "Ac 2d 3h", 2: "Ad 2h 4s"},
+           up={0: "Js Qs Ks 7d", 1: "4c 5d 9h 9d", 2: "3c 5h 6h 8s"}, me=1), "is seat 0's (declare)"),
+])
+def test_a_table_not_at_my_decision_is_refused(table, message):
+    with pytest.raises(WantitError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        decide(table, max_deals=100)
+
+
+def test_decide_json_schema(capsys):
+    main(["decide", "sr", "--state", str(EXAMPLE), "--format", "json", "--max-deals", "3000"])
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) == {"meta", "actions", "best", "edge", "edge_se"}
+    assert [a["action"] for a in data["actions"]] == ["take", "refuse"]
+    assert all(set(a) == {"action", "code", "ev", "ev_se"} for a in data["actions"])
+    assert data["best"] in ("take", "refuse") and data["edge"] >= 0
