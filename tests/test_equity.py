@@ -72,6 +72,36 @@ def test_always_take_equity_is_stud_equity_by_an_independent_monte_carlo(case):
     assert abs(r.seats.ev.sum()) < 1e-9  # zero-sum in antes
 
 
+@pytest.mark.parametrize("case", [
+    {"n": 4, "hole": {0: "As Ks"}, "up": {0: "Ah", 1: "7c", 2: "Td", 3: "2c"}, "gone": "", "split": "high_only"},
+    {"n": 3, "hole": {0: "9h 9d"}, "up": {0: "9c 4s", 1: "Qh Qc", 2: "5d 6d"}, "gone": "Kc Kd",
+     "split": "high_only"},
+    {"n": 3, "hole": {0: "Ah 3d"}, "up": {0: "2s 5c", 1: "Kh Qc", 2: "9d 9s"}, "gone": "", "split": "cards_speak"},
+])
+def test_always_take_equity_agrees_with_poker_equity_stud(case):
+    """poker-equity's stud on the same partly known hands ('*' for an unknown card);
+    its stud_hi_lo is eight-or-better, so against cards_speak with the 8 qualifier."""
+    import poker_equity as pe
+
+    n = case["n"]
+    rules = {"split_mode": case["split"]}
+    game = "stud"
+    if case["split"] == "cards_speak":
+        rules["low_qualifier"] = 8
+        game = "stud_hi_lo"
+    table = Table("sr", players=n, hole=case["hole"], up=case["up"], gone=case["gone"])
+    r = equity(table, policies="always_take", rules=rules, precision=0.004, seed=11)
+    known = max(len(codes(case["hole"].get(s, ""))) + len(codes(case["up"].get(s, ""))) for s in range(n))
+    fields = []
+    for s in range(n):
+        mine = case["hole"].get(s, "").split() + case["up"].get(s, "").split()
+        fields.append("".join(mine) + "*" * (known - len(mine)))
+    theirs = pe.chunk_from_text(game, fields, "", "".join(case["gone"].split()), samples=200_000, seed=1)
+    for s in range(n):
+        p = theirs["players"][s]
+        assert abs(r.seats.share[s] - p["equity"]) < 4.5 * np.hypot(r.seats.share_se[s], p["std_error"]), s
+
+
 def test_a_table_with_every_card_known_has_an_exact_answer():
     # After 7th street, every card known: seat 0's straight flush takes every pot.
     table = Table("sr", players=3, hole={0: "9s Ts 2d", 1: "Ah Ad 3c", 2: "Kh Kd 4c"},
