@@ -278,6 +278,8 @@ def _table_options(command):
         click.option("--to", "offer_to", type=int, default=None,
                      help="The seat it is offered to (without --offer: the seat the next card goes to)."),
         click.option("--refusals", type=int, default=0, show_default=True, help="Refusals of the card on offer."),
+        click.option("--history", default="", metavar="'SEAT takes|refuses CARD; ...'",
+                     help="The choices seen, in order from the deal's first offer (used by --condition)."),
         click.option("--state", "state_file", type=click.Path(dir_okay=False), default=None,
                      help="A table described in a TOML or JSON file (examples/); flags given too override it."),
     ]):
@@ -285,19 +287,22 @@ def _table_options(command):
     return command
 
 
-def _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, state_file):
+def _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, history,
+           state_file):
     from dataclasses import replace
 
     from .table import load_table, table_from_flags
 
-    flags = table_from_flags(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals)
+    flags = table_from_flags(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals,
+                             history)
     if state_file is None:
         return flags
     table = load_table(state_file, variant)
     given = {}
     for name, value, default in (("players", players, None), ("dealer", dealer, None), ("me", me, 0),
                                  ("hole", flags.hole, {}), ("up", flags.up, {}), ("gone", gone, ""),
-                                 ("offer", offer, None), ("to", offer_to, None), ("refusals", refusals, 0)):
+                                 ("offer", offer, None), ("to", offer_to, None), ("refusals", refusals, 0),
+                                 ("history", history, "")):
         if value != default:
             given[name] = {**table.hole, **value} if name == "hole" else {**table.up, **value} if name == "up" \
                 else value
@@ -316,9 +321,11 @@ def _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offe
 @click.option("--seed", "-s", type=int, default=0, show_default=True)
 @click.option("--threads", type=int, default=None, help="Numba threads (default: all).")
 @click.option("--all", "all_seats", is_flag=True, help="Show every seat, not only mine.")
+@click.option("--condition", is_flag=True,
+              help="Keep only deals whose unknown hole cards agree with the --history under the seats' policies.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-def equity(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, state_file,
-           policy_items, rule_items, precision, max_deals, seed, threads, all_seats, fmt):
+def equity(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, history,
+           state_file, policy_items, rule_items, precision, max_deals, seed, threads, all_seats, condition, fmt):
     """My chances from a described table of VARIANT: each seat's expected share of
     the pot and net, and how often it wins high, low and the whole pot, from deals
     played on with the unknown cards dealt at random and every seat on its policy.
@@ -334,10 +341,12 @@ def equity(variant, players, dealer, me, hole_items, up_items, gone, offer, offe
     from .equity import equity as run_equity
     from .progress import ProgressBar
 
-    table = _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, state_file)
+    table = _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, history,
+                   state_file)
     with ProgressBar(max_deals, "deals") as progress:
         result = run_equity(table, policies=_policy_specs(policy_items), rules=_key_values(rule_items, "--rule"),
-                            precision=precision, max_deals=max_deals, seed=seed, threads=threads, progress=progress)
+                            precision=precision, max_deals=max_deals, seed=seed, threads=threads, progress=progress,
+                            condition=condition)
     if fmt == "json":
         click.echo(json.dumps(result.to_json(), indent=2))
     else:
@@ -358,9 +367,11 @@ def equity(variant, players, dealer, me, hole_items, up_items, gone, offer, offe
               help="The most deals played after each action.")
 @click.option("--seed", "-s", type=int, default=0, show_default=True)
 @click.option("--threads", type=int, default=None, help="Numba threads (default: all).")
+@click.option("--condition", is_flag=True,
+              help="Keep only deals whose unknown hole cards agree with the --history under the seats' policies.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-def decide(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, state_file,
-           policy_items, rule_items, precision, max_deals, seed, threads, fmt):
+def decide(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, history,
+           state_file, policy_items, rule_items, precision, max_deals, seed, threads, condition, fmt):
     """Should I take it? Every legal action of my decision at a described table of
     VARIANT, each played on over the same deals (the same unknown cards), every
     later decision by the policies: each action's EV in antes with its 95%
@@ -372,10 +383,12 @@ def decide(variant, players, dealer, me, hole_items, up_items, gone, offer, offe
     from .decide import decide as run_decide
     from .progress import ProgressBar
 
-    table = _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, state_file)
+    table = _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, history,
+                   state_file)
     with ProgressBar(max_deals, "deals") as progress:
         result = run_decide(table, policies=_policy_specs(policy_items), rules=_key_values(rule_items, "--rule"),
-                            precision=precision, max_deals=max_deals, seed=seed, threads=threads, progress=progress)
+                            precision=precision, max_deals=max_deals, seed=seed, threads=threads, progress=progress,
+                            condition=condition)
     click.echo(json.dumps(result.to_json(), indent=2) if fmt == "json" else result.format_table())
     if result.meta["interrupted"]:
         sys.exit(130)

@@ -117,14 +117,14 @@ def _the_decision(inp, st, seed, me):
 
 
 def decide(table: Table, policies=None, rules=None, precision=0.01, max_deals=200_000, seed=0, threads=None,
-           progress=None) -> DecisionResult:
+           progress=None, condition=False) -> DecisionResult:
     """Every legal action of my decision at ``table`` (see the module docstring).
     Stops when the edge of the best action is known to ``precision`` antes (95%
     half-width), or when it is clearly positive, or at ``max_deals``."""
     import numba
     import pandas as pd
 
-    v, n, inp, st, ante, me, _ = setup(table, policies, rules)
+    v, n, inp, st, ante, me, _ = setup(table, policies, rules, condition)
     try:
         precision = float(precision)
     except (TypeError, ValueError):
@@ -138,7 +138,7 @@ def decide(table: Table, policies=None, rules=None, precision=0.01, max_deals=20
     k = len(actions)
     total = np.zeros(k)
     cross = np.zeros((k, k))  # sums of net_a * net_b over deals: the variances of every paired difference
-    deals = 0
+    deals = played = 0  # deals kept (all but those --condition rejects), deals played
     previous = numba.get_num_threads()
     if threads is not None:
         numba.set_num_threads(whole(threads, "threads"))
@@ -159,20 +159,30 @@ def decide(table: Table, policies=None, rules=None, precision=0.01, max_deals=20
             math.sqrt(var * scale / deals)
 
     try:
-        while deals < max_deals:
-            count = min(chunk, max_deals - deals)
+        while played < max_deals:
+            count = min(chunk, max_deals - played)
             nets = np.empty((count, k))
+            kept = None
             for j, a in enumerate(actions):
-                rows = play_batch(inp, st, seed, deals, count, rotate_dealer=False, forced=a)
-                if (res.view(rows, "carry")[:, 0] == C.EXHAUSTED).any():
+                rows = play_batch(inp, st, seed, played, count, rotate_dealer=False, forced=a)
+                carry = res.view(rows, "carry")[:, 0]
+                if (carry == C.EXHAUSTED).any():
                     raise WantitError("the stock ran out before the deal was complete: the described table "
                                       "leaves too few cards")
+                kept = carry != C.REJECTED  # the same deals for every action: the check precedes the decision
                 nets[:, j] = (res.view(rows, "payout")[:, me] - res.view(rows, "paid")[:, me]) / ante
+            nets = nets[kept]
             total += nets.sum(axis=0)
             cross += nets.T @ nets
-            deals += count
+            deals += len(nets)
+            played += count
+            if deals < 2:
+                if played >= 20_000:
+                    raise WantitError(f"no deal of {played:,} agrees with the choices seen: under these policies "
+                                      f"the history is (nearly) impossible")
+                continue
             if progress is not None:
-                progress(deals, max_deals)
+                progress(played, max_deals)
             if k == 1:
                 break
             _, _, _, _, edge, edge_se = standing()
@@ -181,7 +191,7 @@ def decide(table: Table, policies=None, rules=None, precision=0.01, max_deals=20
             chunk = int(min(max(chunk * 2, 2_000), 200_000))
     except KeyboardInterrupt:
         interrupted = True
-        if deals == 0:
+        if deals < 2:
             raise
     finally:
         numba.set_num_threads(previous)
@@ -189,7 +199,8 @@ def decide(table: Table, policies=None, rules=None, precision=0.01, max_deals=20
     names = [action_text(kind, a, inp) for a in actions]
     frame = pd.DataFrame({"action": names, "code": actions, "ev": mean, "ev_se": se,
                           "ev_lo": mean - Z95 * se, "ev_hi": mean + Z95 * se})
-    meta = {"variant": v.name, "players": n, "me": me, "kind": kind, "deals": deals, "precision": precision,
+    meta = {"variant": v.name, "players": n, "me": me, "kind": kind, "deals": deals, "deals_played": played,
+            "conditioned": bool(condition), "effective_sample_size": deals, "precision": precision,
             "max_deals": max_deals, "seed": int(seed), "interrupted": interrupted,
             "runner_up": names[second], "seconds": round(time.perf_counter() - started, 3),
             "rules": {key: str(x) for key, x in (rules or {}).items()},

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels.games.common import EXHAUSTED, UNITS, B, P
+from kernels.games.common import EXHAUSTED, REJECTED, UNITS, B, P
 
 from .engine import play_batch
 from .errors import WantitError
 from .runs import check_seed, whole
-from .table import Table, table_state
+from .table import Table, condition_data, table_state
 from .text import fit_frame, wrap_line
 from .variants import get_variant
 
@@ -48,9 +48,12 @@ class _Sums:
 
     def add(self, v, rows, n, ante):
         res = v.result
-        if (res.view(rows, "carry")[:, 0] == EXHAUSTED).any():
+        carry = res.view(rows, "carry")[:, 0]
+        if (carry == EXHAUSTED).any():
             raise WantitError("the stock ran out before the deal was complete: the described table leaves too "
                               "few cards")
+        self.tried += rows.shape[0]
+        rows = rows[carry != REJECTED]  # unknown cards that contradict the choices seen (--condition)
         payout = res.view(rows, "payout")[:, :n]
         paid = res.view(rows, "paid")[:, :n]
         pot = paid.sum(axis=1, keepdims=True) + self.carried_in
@@ -67,6 +70,7 @@ class _Sums:
         self.scoop += scoop_units.sum(axis=0)
 
     carried_in: float = 0.0
+    tried: int = 0  # deals played, the rejected ones (--condition) included
 
     def mean_se(self, total, total_sq):
         d = self.deals
@@ -99,6 +103,9 @@ class EquityResult:
             head += f"; stopped at --max-deals {m['max_deals']:,} before reaching the precision"
         if m.get("interrupted"):
             head += "; interrupted: partial"
+        if m["conditioned"]:
+            head += (f"; conditioned on the choices seen: {m['deals']:,} of {m['deals_played']:,} deals agree "
+                     f"(acceptance {m['acceptance']:.3f}, effective sample size {m['effective_sample_size']:,})")
         s = self.seats
         rows = s if all_seats else s[s.seat == m["me"]]
         table = rows[["seat", "policy"]].copy()
@@ -112,30 +119,38 @@ class EquityResult:
         return "\n".join(part for line in lines for part in (wrap_line(line) if "\n" not in line else [line]))
 
 
-def setup(table: Table, policies=None, rules=None):
-    """``(variant, players, inputs, state, ante, my seat, unseen cards)`` of a query."""
+def setup(table: Table, policies=None, rules=None, condition=False):
+    """``(variant, players, inputs, state, ante, my seat, unseen cards)`` of a query;
+    with ``condition`` the inputs carry the history the unknown cards must agree with."""
     v = get_variant(table.variant)
     if v.kind != "pot":
         raise WantitError(f"equity is a share of a pot; {v.name} is scored on a board")
     n = v.default_players if table.players is None else whole(table.players, "players")
     inp = v.inputs(n, policies=policies, rules=rules)
     st = table_state(inp, table)
+    if condition:
+        from dataclasses import replace
+
+        inp = replace(inp, idata=condition_data(inp, table))
     ante = float(inp.rules[v.option("ante").index])
     me = int(table.me)  # a seat: table_state checked it
     return v, n, inp, st, ante, me, int(st[P.deck + 1] - st[P.deck])
 
 
 def equity(table: Table, policies=None, rules=None, precision=0.005, max_deals=1_000_000, seed=0,
-           threads=None, progress=None) -> EquityResult:
+           threads=None, progress=None, condition=False) -> EquityResult:
     """Each seat's equity from the described ``table`` (see the module docstring).
     ``policies``: as for ``analyzer.simulate.simulate`` (default: every seat the
-    variant's default policy); ``rules``: rules options."""
+    variant's default policy); ``rules``: rules options. ``condition``: keep only
+    the deals whose unknown hole cards agree with the choices in ``table.history``
+    under the seats' policies (rejection sampling: each kept deal weighs the same;
+    the effective sample size is the number kept)."""
     import numba
     import pandas as pd
 
     from .simulate import seat_policies
 
-    v, n, inp, st, ante, me, unseen = setup(table, policies, rules)
+    v, n, inp, st, ante, me, unseen = setup(table, policies, rules, condition)
     try:
         precision = float(precision)
     except (TypeError, ValueError):
@@ -155,20 +170,26 @@ def equity(table: Table, policies=None, rules=None, precision=0.005, max_deals=1
     interrupted = False
     chunk = FIRST_CHUNK
     try:
-        while sums.deals < max_deals:
-            count = min(chunk, max_deals - sums.deals)
-            sums.add(v, play_batch(inp, st, seed, sums.deals, count, rotate_dealer=False), n, ante)
+        while sums.tried < max_deals:
+            count = min(chunk, max_deals - sums.tried)
+            sums.add(v, play_batch(inp, st, seed, sums.tried, count, rotate_dealer=False), n, ante)
             if progress is not None:
-                progress(sums.deals, max_deals)
+                progress(sums.tried, max_deals)
+            if sums.deals < 2:
+                if sums.tried >= 20_000:
+                    raise WantitError(f"no deal of {sums.tried:,} agrees with the choices seen: under these policies "
+                                      f"the history is (nearly) impossible")
+                chunk = min(chunk * 4, 500_000)
+                continue
             _, se = sums.mean_se(sums.share, sums.share_sq)
             if sums.deals >= MIN_DEALS and Z95 * se[me] < precision:
                 break
             # The next chunk aims at the deals the precision needs, within limits.
             needed = int(sums.deals * (Z95 * se[me] / precision) ** 2) - sums.deals if se[me] > 0 else chunk
-            chunk = int(min(max(needed * 1.1, 2_000), 500_000))
+            chunk = int(min(max(needed * 1.1 * sums.tried / sums.deals, 2_000), 500_000))
     except KeyboardInterrupt:
         interrupted = True
-        if sums.deals == 0:
+        if sums.deals < 2:
             raise
     finally:
         numba.set_num_threads(previous)
@@ -183,7 +204,9 @@ def equity(table: Table, policies=None, rules=None, precision=0.005, max_deals=1
         "p_high": sums.high / sums.deals, "p_low": sums.low / sums.deals, "p_scoop": sums.scoop / sums.deals,
     })
     half = float(Z95 * share_se[me])
-    meta = {"variant": v.name, "players": n, "dealer": int(st[B.dealer]), "me": me, "deals": sums.deals, "exact": False,
+    meta = {"variant": v.name, "players": n, "dealer": int(st[B.dealer]), "me": me, "deals": sums.deals,
+            "deals_played": sums.tried, "conditioned": bool(condition),
+            "acceptance": sums.deals / sums.tried, "effective_sample_size": sums.deals, "exact": False,
             "precision": precision, "half_width": half, "reached_precision": half < precision,
             "max_deals": max_deals, "seed": seed, "unseen": unseen, "interrupted": interrupted,
             "rules": {k: str(x) for k, x in (rules or {}).items()},

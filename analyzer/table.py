@@ -14,7 +14,7 @@ JSON file with the same fields; ``examples/`` has one). Unknown cards are writte
 
 import json
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -28,7 +28,7 @@ from .errors import WantitError
 from .runs import whole
 
 UNKNOWN_TOKENS = ("??", "?", "xx", "x")
-FIELDS = ("variant", "players", "dealer", "me", "hole", "up", "gone", "offer", "to", "refusals")
+FIELDS = ("variant", "players", "dealer", "me", "hole", "up", "gone", "offer", "to", "refusals", "history")
 
 
 @dataclass
@@ -46,6 +46,10 @@ class Table:
     offer: object = None  # the card on offer (None: none, or a fresh card still to be turned up)
     to: int | None = None  # the seat it is offered to (with no offer: the seat the next card goes to)
     refusals: int = 0  # refusals of the card on offer so far
+    # What the table saw the players choose, in order: "SEAT takes CARD" or "SEAT
+    # refuses CARD" from the first offer of the deal (a list, or one text with ';'
+    # between entries). Checked against the cards; used by equity's --condition.
+    history: object = ()
 
 
 def _cards(value, where):
@@ -111,7 +115,7 @@ class _Cards:
 
 
 def table_from_flags(variant, players=None, dealer=None, me=0, hole=(), up=(), gone="", offer=None, to=None,
-                     refusals=0) -> Table:
+                     refusals=0, history=()) -> Table:
     """A ``Table`` from the command line's repeatable ``SEAT=CARDS`` items."""
     def pairs(items, flag):
         out = {}
@@ -124,7 +128,8 @@ def table_from_flags(variant, players=None, dealer=None, me=0, hole=(), up=(), g
             out[seat.strip()] = cards
         return out
 
-    return Table(variant, players, dealer, me, pairs(hole, "--hole"), pairs(up, "--up"), gone, offer, to, refusals)
+    return Table(variant, players, dealer, me, pairs(hole, "--hole"), pairs(up, "--up"), gone, offer, to, refusals,
+                 history)
 
 
 def load_table(path, variant=None) -> Table:
@@ -167,6 +172,124 @@ def table_state(inp, table: Table) -> np.ndarray:
         raise WantitError(f"describing a table is built for {', '.join(BUILDERS)} so far, not "
                           f"{inp.variant.name}")
     return builder(inp, table)
+
+
+def condition_data(inp, table: Table) -> np.ndarray:
+    """The engine's ``idata`` for conditioning on ``table.history``: the choices of
+    the seats whose hole cards are unknown, which each deal's cards must agree with."""
+    if inp.variant.name != "selection_rejection":
+        raise WantitError(f"conditioning on the choices seen is built for selection_rejection so far, not "
+                          f"{inp.variant.name}")
+    n, dealer, _ = _common(inp, table)
+    if not _history_entries(table.history, n):
+        raise WantitError("--condition needs the history of the choices seen (--history, or history in the file)")
+    hole = _seat_cards(table.hole, n, "hole")
+    rows, _, _ = _sr_history(inp, table, n, dealer)
+    free = [r for r in rows if len([c for c in hole.get(r[0], []) if c is not None]) < 2]
+    return np.array([x for r in free for x in r], np.int64)
+
+
+def _history_entries(history, n):
+    """``[(seat, took, card), ...]`` from "SEAT takes CARD" / "SEAT refuses CARD" entries."""
+    if isinstance(history, str):
+        items = [x.strip() for x in history.split(";")]
+    else:
+        items = [str(x).strip() for x in (history or ())]
+    out = []
+    for item in filter(None, items):
+        words = item.split()
+        if len(words) != 3 or words[1].lower() not in ("takes", "take", "took", "refuses", "refuse", "refused",
+                                                       "rejects", "reject", "rejected"):
+            raise WantitError(f"history: {item!r} should look like 'SEAT takes CARD' or 'SEAT refuses CARD'")
+        seat = _seat(words[0], n, f"history {item!r}")
+        card = _cards(words[2], f"history {item!r}")
+        if len(card) != 1 or card[0] is None:
+            raise WantitError(f"history {item!r}: name the card")
+        out.append((seat, words[1].lower().startswith("t"), card[0]))
+    return out
+
+
+def _sr_history(inp, table, n, dealer):
+    """Replay the history by the offering procedure of RULES.md §1.3: the rows of
+    the free choices (see ``SR.HISTORY_WIDTH``), each seat's up cards after it, and
+    the card left on offer ``(card, seat, refusals)`` or None."""
+    rules = inp.rules
+    max_rej = int(rules[SR.R_MAX_REJECTIONS])
+    fresh = int(rules[SR.R_LAST_PLAYER_RULE]) == SR.LAST_PLAYER_FRESH_CARD
+    up = {s: [] for s in range(n)}
+    given_up = _seat_cards(table.up, n, "up")
+    first = 0
+    if not rules[SR.R_FIRST_UPCARD_OFFERED]:
+        first = 1  # SR-A9: round 1's up cards are dealt, not offered
+        for s in range(n):
+            up[s] = given_up.get(s, [])[:1]
+    rows = []
+    entries = _history_entries(table.history, n)
+    k = 0
+    left = None
+    for rnd in range(first, SR.UP):
+        if k == len(entries):
+            break
+        needs = set(range(n))
+        target = (dealer + 1 + rnd) % n
+        rej = lone_rej = 0
+        offer = None
+        while needs and k < len(entries):
+            seat, took, card = entries[k]
+            where = f"history entry {k + 1} ({seat} {'takes' if took else 'refuses'} {card_text(card)})"
+            if seat != target:
+                raise WantitError(f"{where}: seat {target} is offered the card then, not seat {seat}")
+            if offer is not None and card != offer:
+                raise WantitError(f"{where}: the card on offer is {card_text(offer)}")
+            offer = card
+            lone = needs == {target}
+            free = (lone_rej < max_rej and rej < max_rej) if (lone and fresh) else (rej < max_rej and not lone)
+            nxt = target if lone else _next_in(needs, target, n)
+            nxt_forced = (not lone) and rej + 1 >= max_rej
+            if free:
+                rows.append((seat, card, int(took), _mask(up[seat]), _mask(up[nxt]), int(nxt_forced)))
+            if took:
+                up[seat].append(card)
+                needs.discard(seat)
+                offer, rej, lone_rej = None, 0, 0
+                if needs:
+                    target = _next_in(needs, seat, n)
+            else:
+                if not free:
+                    raise WantitError(f"{where}: seat {seat} had to take it")
+                if lone:
+                    lone_rej += 1
+                    offer = None  # it went dead; a fresh card comes
+                else:
+                    rej += 1
+                    target = nxt
+            k += 1
+        if needs:  # the history ends inside this round
+            left = (offer, target, lone_rej if needs == {target} else rej)
+            break
+    if k < len(entries):
+        raise WantitError(f"history: {len(entries) - k} entries after the last up card was taken")
+    for s in range(n):
+        if up[s] != given_up.get(s, []):
+            shown = " ".join(card_text(c) for c in up[s]) or "none"
+            raise WantitError(f"history: seat {s} takes {shown} by it, but its up cards are given as "
+                              f"{' '.join(card_text(c) for c in given_up.get(s, [])) or 'none'}")
+    return rows, up, left
+
+
+def _next_in(members, after, n):
+    for step in range(1, n + 1):
+        s = (after + step) % n
+        if s in members:
+            return s
+    return -1
+
+
+def _mask(cards):
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
 
 
 def _common(inp, table):
@@ -221,6 +344,21 @@ def _sr_state(inp, table):
     for c in offer:
         seen.add(c, "the card on offer")
 
+    if _history_entries(table.history, n):
+        _, _, left = _sr_history(inp, table, n, dealer)
+        if left is not None:
+            card, seat, refused = left
+            if offer or table.to is not None:
+                if (offer[0] if offer else None) != card or _seat(table.to, n, "to") != seat or \
+                        whole(table.refusals, "refusals") != refused:
+                    said = f"{card_text(card)} offered to seat {seat}" if card is not None else \
+                        f"the next card for seat {seat}"
+                    raise WantitError(f"the history leaves {said} with {refused} refusals; the table says otherwise")
+            else:
+                offer = [card] if card is not None else []
+                if card is not None:
+                    seen.add(card, "the card on offer")
+                table = replace(table, to=seat, refusals=refused)
     counts = [len(up.get(s, [])) for s in range(n)]
     low, high = min(counts), max(counts)
     if high - low > 1:

@@ -224,3 +224,75 @@ def test_bad_equity_queries_are_one_line(args, message, capsys):
         main(args)
     err = capsys.readouterr().err
     assert exc.value.code == 2 and err.count("\n") == 1 and message in err, err
+
+
+# Seat 0 leads round 1 and refuses the As; seat 1 takes it. Seat 0 plays a policy that
+# takes a card only when it raises its hand by nearly a category (no draws, no denial):
+# it would take the As holding an ace (a pair), and refuses it holding none.
+READ = Table("sr", players=4, dealer=3, me=3, hole={3: "7d 2c"}, up={1: "As"},
+             history="0 refuses As; 1 takes As")
+READ_POLICIES = {"all": "heuristic", 0: "heuristic:take_threshold=0.9,draw_weight=0,deny_weight=0"}
+
+
+def test_condition_a_refusal_rules_out_the_hole_cards_that_would_have_taken_it():
+    from dataclasses import replace
+
+    from analyzer.table import condition_data
+    from kernels.games.common import REJECTED
+
+    inp = get_variant("sr").inputs(4, policies=READ_POLICIES)
+    st = table_state(inp, READ)
+    conditioned = replace(inp, idata=condition_data(inp, READ))
+    aces = set(codes("Ac Ad Ah"))
+    kept = with_ace_kept = with_ace = 0
+    for deal in range(3000):
+        played = play_state(conditioned, st.copy(), new_stream(5, deal), trace=False)
+        holds_ace = bool(aces & set(SR.STATE.view(played.state, "hole")[0, :2].tolist()))
+        with_ace += holds_ace
+        if played.result[0] != REJECTED:
+            kept += 1
+            with_ace_kept += holds_ace
+    assert with_ace_kept == 0  # a seat that refused the As holds no ace
+    assert with_ace > 250  # while 12% of all deals give it one
+    # By hand: two hole cards from the 49 unseen, 3 of them aces: P(no ace) = C(46,2)/C(49,2).
+    p = 1035 / 1176
+    assert abs(kept / 3000 - p) < 4.5 * np.sqrt(p * (1 - p) / 3000)
+
+
+def test_condition_reports_the_acceptance_and_changes_the_answer():
+    plain = equity(READ, policies=READ_POLICIES, precision=0.01, seed=4)
+    read = equity(READ, policies=READ_POLICIES, precision=0.01, seed=4, condition=True)
+    assert read.meta["conditioned"] and not plain.meta["conditioned"]
+    assert read.meta["effective_sample_size"] == read.meta["deals"] < read.meta["deals_played"]
+    assert 0.83 < read.meta["acceptance"] < 0.93 and plain.meta["acceptance"] == 1.0
+    assert abs(read.seats.share.sum() - 1) < 1e-9
+
+
+@pytest.mark.parametrize("history,message", [
+    ("1 refuses As", "seat 0 is offered the card then, not seat 1"),
+    ("0 refuses As; 1 refuses Ks", "the card on offer is As"),
+    ("0 refuses As; 1 refuses As; 2 refuses As", "seat 2 had to take it"),
+    ("0 takes As", "seat 0 takes As by it, but its up cards are given as none"),
+    ("0 grabs As", "should look like 'SEAT takes CARD'"),
+    ("0 refuses As; 1 takes As; 2 takes Kd; 3 takes Qd; 0 takes Jd; 2 takes 9c", "seat 1 is offered the card then"),
+])
+def test_a_history_that_cannot_have_happened_is_refused(history, message):
+    inp = get_variant("sr").inputs(4)
+    with pytest.raises(WantitError, match=message):
+        table_state(inp, Table("sr", players=4, dealer=3, up={1: "As"}, history=history))
+
+
+def test_condition_needs_a_history_and_a_possible_one():
+    with pytest.raises(WantitError, match="needs the history"):
+        equity(Table("sr", players=4, up={}), condition=True)
+    with pytest.raises(WantitError, match="nearly\\) impossible"):
+        equity(READ, policies={"all": "always_take"}, condition=True)
+
+
+def test_condition_through_the_cli(capsys):
+    main(["equity", "sr", "-n", "4", "--dealer", "3", "--me", "3", "--hole", "3=7d 2c", "--up", "1=As",
+          "--history", "0 refuses As; 1 takes As", "--condition", "--policy", "all=heuristic",
+          "--policy", "0=heuristic:take_threshold=0.9,draw_weight=0,deny_weight=0", "--format", "json",
+          "--precision", "0.02"])
+    meta = json.loads(capsys.readouterr().out)["meta"]
+    assert meta["conditioned"] and 0.8 < meta["acceptance"] < 0.95

@@ -75,6 +75,7 @@ EV_SPECIAL_SKIP = 58  # seat's action a not carried out; b = 4 * pair rank + why
 EV_COMMUNITY = 59  # card turned up is a community card for every player (7th street, short stock)
 EV_NO_CARD = 60  # a card could not be dealt and is lost: seat (-1 all), a = 0 table / 1 7th-street / 2 extra
 EXHAUSTED = -1.0  # the carry a kernel returns for a void deal
+REJECTED = -2.0  # the carry of a deal whose unknown cards contradict the choices seen (equity --condition)
 TRACE_WIDTH = 5
 UNITS = 1680  # every share of an integer pot among up to 8 winners of a half is a multiple of 1/1680
 
@@ -344,6 +345,16 @@ def void_deal(st, trace, seat, out):
     st[B.void] = 1
     st[B.phase] = PH_DONE
     out[O.carry] = EXHAUSTED
+    for s in range(st[B.players]):
+        out[O.paid + s] = st[P.paid + s]
+
+
+@njit(cache=True)
+def reject_deal(st, out):
+    """The unknown cards dealt contradict what the table saw the players choose: the
+    deal is dropped (rejection sampling; ``REJECTED``)."""
+    st[B.phase] = PH_DONE
+    out[O.carry] = REJECTED
     for s in range(st[B.players]):
         out[O.paid + s] = st[P.paid + s]
 

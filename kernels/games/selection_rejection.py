@@ -14,6 +14,7 @@ from ..cards import NO_CARD, card_bit
 from ..evaluate import high_hashed, low_hashed, qualify
 from ..policies import ALWAYS, TAKE_THRESHOLD, wants_card
 from .common import (
+    reject_deal,
     deal_unknowns,
     DK_DECLARE,
     DK_NONE,
@@ -287,15 +288,42 @@ def _hands(t, rules, st, scratch):
     begin_showdown(rules, st)
 
 
+# A described table's observed offer decisions (``idata``, rows of HISTORY_WIDTH):
+# the seat, the card, 1 taken / 0 refused, the seat's up cards then (mask), the up
+# cards of the seat a refusal would hand it to (mask), and whether that seat would
+# have had to take it. Only decisions the seat was free to make, of seats whose
+# hole cards are unknown.
+HISTORY_WIDTH = 6
+
+
+@njit(cache=True)
+def history_consistent(t, params, st, idata):
+    """Whether every seat, holding the hole cards just dealt to it, would have made
+    the choices the table saw (its policy is deterministic: a likelihood of 0 or 1)."""
+    for i in range(idata.shape[0] // HISTORY_WIDTH):
+        r = HISTORY_WIDTH * i
+        s = idata[r]
+        hole = card_bit(st[S.hole + HOLE * s]) | card_bit(st[S.hole + HOLE * s + 1])
+        wants = wants_card(t, params[s], hole | np.uint64(idata[r + 3]), 0, idata[r + 1], np.uint64(idata[r + 4]),
+                           0, idata[r + 5] != 0)
+        if wants != (idata[r + 2] == 1):
+            return False
+    return True
+
+
 @njit(cache=True)
 def play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, forced):
     """Advance the deal in ``st`` to its end, writing the result row ``out``; or
     stop before the decision that would make ``stop`` decisions (``stop`` -1: never).
     ``forced`` >= 0 is taken as the action of the next decision instead of the
     policy's. Cards are drawn from the state's stock on ``stream``."""
-    if st[P.n_unknown] > 0 and not deal_unknowns(st, stream):
-        void_deal(st, trace, -1, out)
-        return
+    if st[P.n_unknown] > 0:
+        if not deal_unknowns(st, stream):
+            void_deal(st, trace, -1, out)
+            return
+        if idata.shape[0] > 0 and not history_consistent(t, params, st, idata):
+            reject_deal(st, out)
+            return
     while True:
         ph = st[B.phase]
         if ph == PH_DONE:
