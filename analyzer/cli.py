@@ -321,11 +321,14 @@ def _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offe
 @click.option("--seed", "-s", type=int, default=0, show_default=True)
 @click.option("--threads", type=int, default=None, help="Numba threads (default: all).")
 @click.option("--all", "all_seats", is_flag=True, help="Show every seat, not only mine.")
+@click.option("--no-exact", "no_exact", is_flag=True,
+              help="Sample even where the unknown cards are few enough to enumerate with no choice left.")
 @click.option("--condition", is_flag=True,
               help="Keep only deals whose unknown hole cards agree with the --history under the seats' policies.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 def equity(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, history,
-           state_file, policy_items, rule_items, precision, max_deals, seed, threads, all_seats, condition, fmt):
+           state_file, policy_items, rule_items, precision, max_deals, seed, threads, all_seats, no_exact, condition,
+           fmt):
     """My chances from a described table of VARIANT: each seat's expected share of
     the pot and net, and how often it wins high, low and the whole pot, from deals
     played on with the unknown cards dealt at random and every seat on its policy.
@@ -346,7 +349,7 @@ def equity(variant, players, dealer, me, hole_items, up_items, gone, offer, offe
     with ProgressBar(max_deals, "deals") as progress:
         result = run_equity(table, policies=_policy_specs(policy_items), rules=_key_values(rule_items, "--rule"),
                             precision=precision, max_deals=max_deals, seed=seed, threads=threads, progress=progress,
-                            condition=condition)
+                            condition=condition, exact=not no_exact)
     if fmt == "json":
         click.echo(json.dumps(result.to_json(), indent=2))
     else:

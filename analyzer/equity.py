@@ -17,6 +17,7 @@ import numpy as np
 from kernels.games.common import EXHAUSTED, REJECTED, UNITS, B, P
 
 from .engine import play_batch
+from .exact import exact_equity
 from .errors import WantitError
 from .runs import check_seed, whole
 from .table import Table, condition_data, table_state
@@ -95,10 +96,10 @@ class EquityResult:
 
     def format_table(self, all_seats=False):
         m = self.meta
-        head = (f"{m['variant']}, {m['players']} players, dealer seat {m['dealer']}: equity of seat {m['me']} "
-                f"over {m['deals']:,} deals" + (" (exact)" if m["exact"] else
-                                                f", 95% intervals (half-width {m['half_width']:.4f} on the share; "
-                                                f"asked {m['precision']:g})"))
+        head = (f"{m['variant']}, {m['players']} players, dealer seat {m['dealer']}: equity of seat {m['me']}"
+                + (f" over all {m['deals']:,} ways the unknown cards can lie (exact)" if m["exact"] else
+                   f" over {m['deals']:,} deals, 95% intervals (half-width {m['half_width']:.4f} on the share; "
+                   f"asked {m['precision']:g})"))
         if not m["reached_precision"] and not m["exact"]:
             head += f"; stopped at --max-deals {m['max_deals']:,} before reaching the precision"
         if m.get("interrupted"):
@@ -117,6 +118,40 @@ class EquityResult:
         lines.append(f"(share: expected fraction of the pot; the unknown cards dealt from the "
                      f"{m['unseen']} unseen; policies: {m['field']})")
         return "\n".join(part for line in lines for part in (wrap_line(line) if "\n" not in line else [line]))
+
+
+def _seat_specs(v, n, policies):
+    from .simulate import seat_policies
+
+    return seat_policies(v, n, policies)
+
+
+def _meta(v, n, st, me, unseen, values, precision, max_deals, seed, rules, **more):
+    return {"variant": v.name, "players": n, "dealer": int(st[B.dealer]), "me": me, **more,
+            "precision": precision, "max_deals": max_deals, "seed": seed, "unseen": unseen,
+            "rules": {k: str(x) for k, x in (rules or {}).items()},
+            "field": ", ".join(sorted({val["preset"] for val in values})),
+            "policies": [{k: val[k] for k in sorted(val)} for val in values],
+            "units": "share: fraction of the pot; ev: antes"}
+
+
+def _exact_result(v, n, st, ante, me, unseen, exact, values, precision, max_deals, seed, rules):
+    """Every completion of the unknown cards, each equally likely: no error left."""
+    import pandas as pd
+
+    ways, share, p_high, p_low, p_scoop = exact
+    paid = np.array([float(st[P.paid + s]) for s in range(n)])
+    ev = (share * paid.sum() - paid) / ante
+    zero = np.zeros(n)
+    seats = pd.DataFrame({
+        "seat": np.arange(n), "policy": [val["preset"] for val in values],
+        "share": share, "share_se": zero, "share_lo": share, "share_hi": share,
+        "ev": ev, "ev_se": zero, "ev_lo": ev, "ev_hi": ev, "p_high": p_high, "p_low": p_low, "p_scoop": p_scoop})
+    meta = _meta(v, n, st, me, unseen, values, precision, max_deals, seed, rules, deals=int(ways),
+                 deals_played=int(ways), conditioned=False, acceptance=1.0, effective_sample_size=int(ways),
+                 exact=True, half_width=0.0, reached_precision=True, interrupted=False, seconds=0.0,
+                 completions=int(ways))
+    return EquityResult(meta, seats)
 
 
 def setup(table: Table, policies=None, rules=None, condition=False):
@@ -138,17 +173,17 @@ def setup(table: Table, policies=None, rules=None, condition=False):
 
 
 def equity(table: Table, policies=None, rules=None, precision=0.005, max_deals=1_000_000, seed=0,
-           threads=None, progress=None, condition=False) -> EquityResult:
+           threads=None, progress=None, condition=False, exact=True) -> EquityResult:
     """Each seat's equity from the described ``table`` (see the module docstring).
     ``policies``: as for ``analyzer.simulate.simulate`` (default: every seat the
     variant's default policy); ``rules``: rules options. ``condition``: keep only
     the deals whose unknown hole cards agree with the choices in ``table.history``
     under the seats' policies (rejection sampling: each kept deal weighs the same;
-    the effective sample size is the number kept)."""
+    the effective sample size is the number kept). ``exact``: enumerate the unknown
+    cards where no choice is left and they are few enough (``analyzer.exact``);
+    False: always sample."""
     import numba
     import pandas as pd
-
-    from .simulate import seat_policies
 
     v, n, inp, st, ante, me, unseen = setup(table, policies, rules, condition)
     try:
@@ -161,6 +196,10 @@ def equity(table: Table, policies=None, rules=None, precision=0.005, max_deals=1
     if not 1 <= max_deals <= 10**9:
         raise WantitError(f"max_deals {max_deals} must be 1..1,000,000,000")
     seed = check_seed(seed)
+    values = [v.policy_values(spec) for spec in _seat_specs(v, n, policies)]
+    enumerated = exact_equity(inp, st) if exact and not condition else None
+    if enumerated is not None:
+        return _exact_result(v, n, st, ante, me, unseen, enumerated, values, precision, max_deals, seed, rules)
     sums = _Sums.empty(n)
     sums.carried_in = float(st[P.carried_in]) / UNITS
     previous = numba.get_num_threads()
@@ -196,7 +235,6 @@ def equity(table: Table, policies=None, rules=None, precision=0.005, max_deals=1
     seconds = time.perf_counter() - started
     share, share_se = sums.mean_se(sums.share, sums.share_sq)
     ev, ev_se = sums.mean_se(sums.net, sums.net_sq)
-    values = [v.policy_values(spec) for spec in seat_policies(v, n, policies)]
     seats = pd.DataFrame({
         "seat": np.arange(n), "policy": [val["preset"] for val in values],
         "share": share, "share_se": share_se, "share_lo": share - Z95 * share_se, "share_hi": share + Z95 * share_se,
@@ -204,13 +242,8 @@ def equity(table: Table, policies=None, rules=None, precision=0.005, max_deals=1
         "p_high": sums.high / sums.deals, "p_low": sums.low / sums.deals, "p_scoop": sums.scoop / sums.deals,
     })
     half = float(Z95 * share_se[me])
-    meta = {"variant": v.name, "players": n, "dealer": int(st[B.dealer]), "me": me, "deals": sums.deals,
-            "deals_played": sums.tried, "conditioned": bool(condition),
-            "acceptance": sums.deals / sums.tried, "effective_sample_size": sums.deals, "exact": False,
-            "precision": precision, "half_width": half, "reached_precision": half < precision,
-            "max_deals": max_deals, "seed": seed, "unseen": unseen, "interrupted": interrupted,
-            "rules": {k: str(x) for k, x in (rules or {}).items()},
-            "field": ", ".join(sorted({val["preset"] for val in values})),
-            "policies": [{k: val[k] for k in sorted(val)} for val in values], "seconds": round(seconds, 3),
-            "units": "share: fraction of the pot; ev: antes"}
+    meta = _meta(v, n, st, me, unseen, values, precision, max_deals, seed, rules, deals=sums.deals,
+                 deals_played=sums.tried, conditioned=bool(condition), acceptance=sums.deals / sums.tried,
+                 effective_sample_size=sums.deals, exact=False, half_width=half, reached_precision=half < precision,
+                 interrupted=interrupted, seconds=round(seconds, 3))
     return EquityResult(meta, seats)

@@ -110,7 +110,9 @@ def test_a_table_with_every_card_known_has_an_exact_answer():
     assert r.seats.share.tolist() == [1.0, 0.0, 0.0]
     assert r.seats.share_se.tolist() == [0.0, 0.0, 0.0]
     assert r.seats.ev.tolist() == [2.0, -1.0, -1.0]
-    assert r.meta["deals"] == 4_000  # stopped at the first check: no uncertainty left
+    assert r.meta["exact"] and r.meta["deals"] == 1  # one way for the cards to lie
+    sampled = equity(table, rules={"split_mode": "high_only"}, exact=False)
+    assert sampled.seats.share.tolist() == [1.0, 0.0, 0.0] and sampled.meta["deals"] == 4_000
 
 
 def test_the_unknown_cards_are_dealt_from_the_unseen_ones_afresh_each_deal():
@@ -296,3 +298,27 @@ def test_condition_through_the_cli(capsys):
           "--precision", "0.02"])
     meta = json.loads(capsys.readouterr().out)["meta"]
     assert meta["conditioned"] and 0.8 < meta["acceptance"] < 0.95
+
+
+@pytest.mark.parametrize("split", ["high_only", "cards_speak"])
+def test_exact_enumeration_agrees_with_the_monte_carlo(split):
+    # Heads-up at the showdown: my seven cards known, the other's three hole cards
+    # unknown: C(41, 3) = 10,660 ways.
+    table = Table("sr", players=2, dealer=1, hole={0: "Ah 5d 9c"}, up={0: "Kd 8s 4c 3h", 1: "Qs Jh 7d 2s"})
+    ex = equity(table, rules={"split_mode": split})
+    assert ex.meta["exact"] and ex.meta["deals"] == 10_660 and ex.seats.share_se.tolist() == [0.0, 0.0]
+    assert abs(ex.seats.share.sum() - 1) < 1e-12
+    mc = equity(table, rules={"split_mode": split}, exact=False, precision=0.003, seed=9)
+    assert not mc.meta["exact"]
+    assert abs(mc.seats.share[0] - ex.seats.share[0]) < 4.5 * mc.seats.share_se[0]
+    assert abs(mc.seats.p_high[0] - ex.seats.p_high[0]) < 0.02
+
+
+def test_too_many_completions_or_choices_left_fall_back_to_sampling():
+    # Declarations are choices: with the default declare split nothing is enumerated.
+    table = Table("sr", players=2, dealer=1, hole={0: "Ah 5d 9c"}, up={0: "Kd 8s 4c 3h", 1: "Qs Jh 7d 2s"})
+    assert not equity(table, precision=0.05).meta["exact"]
+    # Five seats at 7th street with every hole card of the others unknown: far too many ways.
+    many = Table("sr", players=5, hole={0: "Ah 5d"}, up={s: c for s, c in enumerate(
+        ["Kd 8s 4c 3h", "Qs Jh 7d 2s", "9h 9s Tc Td", "6c 6d 7c 7h", "Js Jc 2h 2d"])})
+    assert not equity(many, rules={"split_mode": "high_only"}, precision=0.05).meta["exact"]
