@@ -1,6 +1,7 @@
 """The wantit command line: output, JSON fields, and one-line errors with a non-zero exit."""
 
 import json
+from pathlib import Path
 import subprocess
 import sys
 
@@ -216,13 +217,16 @@ WIDE_OUTPUTS = [
     ["simulate", "anaconda", "-n", "7", "-d", "300", "--policy", "0=low:spite_weight=2"],
     ["simulate", "train_wreck", "-n", "6", "-d", "300"],
     ["simulate", "selection", "-n", "6", "-d", "40", "--policy", "1=heuristic:par_weight=0.5,keep_min=20"],
+    ["equity", "sr", "--state", "examples/selection_rejection.toml", "--all", "--precision", "0.02"],
+    ["decide", "sr", "--state", "examples/selection_rejection.toml", "--max-deals", "2000"],
 ] + [["deal", name, "--seed", "3", "--trace"] for name in
      ("selection_rejection", "do_ya", "anaconda", "train_wreck", "selection")] + [
     ["variants", name] for name in ("sr", "do_ya", "anaconda", "train_wreck", "selection")]
 
 
 @pytest.mark.parametrize("args", WIDE_OUTPUTS, ids=" ".join)
-def test_every_output_fits_100_columns(args, capsys):
+def test_every_output_fits_100_columns(args, capsys, monkeypatch):
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])  # examples/
     main(args)
     out = capsys.readouterr().out
     assert out.strip()
