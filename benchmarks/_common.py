@@ -47,13 +47,14 @@ def output_path(args):
 
 
 def git_commit():
-    """The commit measured (with ``-dirty`` when the working tree has changes), or
-    None outside a git checkout."""
+    """The commit measured (with ``-dirty`` when the working tree has changes
+    outside results/), or None outside a git checkout."""
     root = Path(__file__).resolve().parents[1]
     try:
         head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True)
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
-                               capture_output=True, text=True, check=True)
+        # results/ is what the benchmarks write: a run before this one does not make the code dirty.
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":!results"],
+                               cwd=root, capture_output=True, text=True, check=True)
     except (OSError, subprocess.CalledProcessError):
         return None
     return head.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
