@@ -56,6 +56,10 @@ def _cards(value, where):
     """``value`` as a list of codes, ``None`` for an unknown card."""
     if value is None:
         return []
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        value = [value]
+    if not isinstance(value, (str, list, tuple, np.ndarray)):
+        raise WantitError(f"{where}: {value!r} is not cards (text such as 'As Kd', or a list)")
     items = value.replace(",", " ").split() if isinstance(value, str) else list(value)
     out = []
     for item in items:
@@ -193,8 +197,10 @@ def _history_entries(history, n):
     """``[(seat, took, card), ...]`` from "SEAT takes CARD" / "SEAT refuses CARD" entries."""
     if isinstance(history, str):
         items = [x.strip() for x in history.split(";")]
+    elif isinstance(history, (list, tuple)):
+        items = [str(x).strip() for x in history]
     else:
-        items = [str(x).strip() for x in (history or ())]
+        raise WantitError(f"history: {history!r} should be a list of 'SEAT takes CARD' entries")
     out = []
     for item in filter(None, items):
         words = item.split()

@@ -322,3 +322,22 @@ def test_too_many_completions_or_choices_left_fall_back_to_sampling():
     many = Table("sr", players=5, hole={0: "Ah 5d"}, up={s: c for s, c in enumerate(
         ["Kd 8s 4c 3h", "Qs Jh 7d 2s", "9h 9s Tc Td", "6c 6d 7c 7h", "Js Jc 2h 2d"])})
     assert not equity(many, rules={"split_mode": "high_only"}, precision=0.05).meta["exact"]
+
+
+@pytest.mark.parametrize("text,message", [
+    ('variant = "sr"\ngone = 3.5\n', "gone: 3.5 is not cards"),
+    ('variant = "sr"\nhole = 5\n', "hole: give a table of seat = cards"),
+    ('variant = "sr"\nhistory = 5\n', "history: 5 should be a list"),
+    ('variant = "sr"\nplayers = "x"\n', "players must be a whole number"),
+    ('variant = "do_ya"\n', "describes a do_ya table, not sr"),
+    ('variant = "sr"\ncolour = 1\n', "unknown field 'colour'"),
+    ('variant = "sr"\nme = 1.5\n', "me: seat 1.5 is not a seat"),
+    ('variant = "sr\n', "not valid TOML"),
+])
+def test_a_bad_state_file_is_one_line(tmp_path, capsys, text, message):
+    path = tmp_path / "table.toml"
+    path.write_text(text)
+    with pytest.raises(SystemExit):
+        main(["equity", "sr", "--state", str(path)])
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err, err
