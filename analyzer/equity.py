@@ -41,6 +41,8 @@ class _Sums:
     high: np.ndarray
     low: np.ndarray
     scoop: np.ndarray
+    carried_in: float = 0.0  # chips in the pot before the deal (a carried-over pot)
+    tried: int = 0  # deals played, the rejected ones (--condition) included; ``deals`` counts those kept
 
     @classmethod
     def empty(cls, n):
@@ -69,9 +71,6 @@ class _Sums:
         self.low += (res.view(rows, "low_share")[:, :n] > 0).sum(axis=0)
         scoop_units = np.rint(payout * UNITS) == np.rint(pot * UNITS)
         self.scoop += scoop_units.sum(axis=0)
-
-    carried_in: float = 0.0
-    tried: int = 0  # deals played, the rejected ones (--condition) included
 
     def mean_se(self, total, total_sq):
         d = self.deals
