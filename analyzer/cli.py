@@ -277,7 +277,10 @@ def _table_options(command):
         click.option("--offer", default=None, metavar="CARD", help="The card on offer now."),
         click.option("--to", "offer_to", type=int, default=None,
                      help="The seat it is offered to (without --offer: the seat the next card goes to)."),
-        click.option("--refusals", type=int, default=0, show_default=True, help="Refusals of the card on offer."),
+        click.option("--refusals", type=int, default=0, show_default=True,
+                     help="Refusals of the card on offer (Do Ya: the fresh cards the seat to act refused this turn)."),
+        click.option("--pool", default="", metavar="CARDS",
+                     help="Do Ya: the rejects lying face up on the table this round, in the order refused."),
         click.option("--state", "state_file", type=click.Path(dir_okay=False), default=None,
                      help="A table described in a TOML or JSON file (examples/); flags given too override it."),
     ]):
@@ -285,19 +288,21 @@ def _table_options(command):
     return command
 
 
-def _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, state_file):
+def _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, pool, state_file):
     from dataclasses import replace
 
     from .table import load_table, table_from_flags
 
-    flags = table_from_flags(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals)
+    flags = table_from_flags(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals,
+                             pool)
     if state_file is None:
         return flags
     table = load_table(state_file, variant)
     given = {}
     for name, value, default in (("players", players, None), ("dealer", dealer, None), ("me", me, 0),
                                  ("hole", flags.hole, {}), ("up", flags.up, {}), ("gone", gone, ""),
-                                 ("offer", offer, None), ("to", offer_to, None), ("refusals", refusals, 0)):
+                                 ("offer", offer, None), ("to", offer_to, None), ("refusals", refusals, 0),
+                                 ("pool", pool, "")):
         if value != default:
             given[name] = {**table.hole, **value} if name == "hole" else {**table.up, **value} if name == "up" \
                 else value
@@ -317,7 +322,7 @@ def _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offe
 @click.option("--threads", type=int, default=None, help="Numba threads (default: all).")
 @click.option("--all", "all_seats", is_flag=True, help="Show every seat, not only mine.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-def equity(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, state_file,
+def equity(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, pool, state_file,
            policy_items, rule_items, precision, max_deals, seed, threads, all_seats, fmt):
     """My chances from a described table of VARIANT: each seat's expected share of
     the pot and net, and how often it wins high, low and the whole pot, from deals
@@ -334,7 +339,8 @@ def equity(variant, players, dealer, me, hole_items, up_items, gone, offer, offe
     from .equity import equity as run_equity
     from .progress import ProgressBar
 
-    table = _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, state_file)
+    table = _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, pool,
+                   state_file)
     with ProgressBar(max_deals, "deals") as progress:
         result = run_equity(table, policies=_policy_specs(policy_items), rules=_key_values(rule_items, "--rule"),
                             precision=precision, max_deals=max_deals, seed=seed, threads=threads, progress=progress)
