@@ -277,7 +277,10 @@ def _table_options(command):
         click.option("--offer", default=None, metavar="CARD", help="The card on offer now."),
         click.option("--to", "offer_to", type=int, default=None,
                      help="The seat it is offered to (without --offer: the seat the next card goes to)."),
-        click.option("--refusals", type=int, default=0, show_default=True, help="Refusals of the card on offer."),
+        click.option("--refusals", type=int, default=0, show_default=True,
+                     help="Refusals of the card on offer (Do Ya: the fresh cards the seat to act refused this turn)."),
+        click.option("--pool", default="", metavar="CARDS",
+                     help="Do Ya: the rejects lying face up on the table this round, in the order refused."),
         click.option("--history", default="", metavar="'SEAT takes|refuses CARD; ...'",
                      help="The choices seen, in order from the deal's first offer (used by --condition)."),
         click.option("--state", "state_file", type=click.Path(dir_okay=False), default=None,
@@ -287,14 +290,14 @@ def _table_options(command):
     return command
 
 
-def _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, history,
+def _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, pool, history,
            state_file):
     from dataclasses import replace
 
     from .table import load_table, table_from_flags
 
     flags = table_from_flags(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals,
-                             history)
+                             history, pool)
     if state_file is None:
         return flags
     table = load_table(state_file, variant)
@@ -302,7 +305,7 @@ def _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offe
     for name, value, default in (("players", players, None), ("dealer", dealer, None), ("me", me, 0),
                                  ("hole", flags.hole, {}), ("up", flags.up, {}), ("gone", gone, ""),
                                  ("offer", offer, None), ("to", offer_to, None), ("refusals", refusals, 0),
-                                 ("history", history, "")):
+                                 ("history", history, ""), ("pool", pool, "")):
         if value != default:
             given[name] = {**table.hole, **value} if name == "hole" else {**table.up, **value} if name == "up" \
                 else value
@@ -326,7 +329,7 @@ def _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offe
 @click.option("--condition", is_flag=True,
               help="Keep only deals whose unknown hole cards agree with the --history under the seats' policies.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-def equity(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, history,
+def equity(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, pool, history,
            state_file, policy_items, rule_items, precision, max_deals, seed, threads, all_seats, no_exact, condition,
            fmt):
     """My chances from a described table of VARIANT: each seat's expected share of
@@ -344,8 +347,8 @@ def equity(variant, players, dealer, me, hole_items, up_items, gone, offer, offe
     from .equity import equity as run_equity
     from .progress import ProgressBar
 
-    table = _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, history,
-                   state_file)
+    table = _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, pool,
+                   history, state_file)
     with ProgressBar(max_deals, "deals") as progress:
         result = run_equity(table, policies=_policy_specs(policy_items), rules=_key_values(rule_items, "--rule"),
                             precision=precision, max_deals=max_deals, seed=seed, threads=threads, progress=progress,
@@ -373,7 +376,7 @@ def equity(variant, players, dealer, me, hole_items, up_items, gone, offer, offe
 @click.option("--condition", is_flag=True,
               help="Keep only deals whose unknown hole cards agree with the --history under the seats' policies.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-def decide(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, history,
+def decide(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, pool, history,
            state_file, policy_items, rule_items, precision, max_deals, seed, threads, condition, fmt):
     """Should I take it? Every legal action of my decision at a described table of
     VARIANT, each played on over the same deals (the same unknown cards), every
@@ -386,8 +389,8 @@ def decide(variant, players, dealer, me, hole_items, up_items, gone, offer, offe
     from .decide import decide as run_decide
     from .progress import ProgressBar
 
-    table = _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, history,
-                   state_file)
+    table = _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, pool,
+                   history, state_file)
     with ProgressBar(max_deals, "deals") as progress:
         result = run_decide(table, policies=_policy_specs(policy_items), rules=_key_values(rule_items, "--rule"),
                             precision=precision, max_deals=max_deals, seed=seed, threads=threads, progress=progress,

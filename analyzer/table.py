@@ -1,15 +1,17 @@
 """A table described by a player: who sits where, the cards each seat holds (any
 hidden card may be unknown, mine too), the cards gone from play, the card on offer
-and its refusals. ``table_state`` turns a description into the game's table
-state (``analyzer.engine``), from which the engine plays every deal on: the known
-cards stay where they are, the unknown hidden cards are dealt at random from the
-cards nobody has seen, afresh for every deal.
+and its refusals, and (Do Ya) the rejects lying on the table. ``table_state``
+turns a description into the game's table state (``analyzer.engine``), from which
+the engine plays every deal on: the known cards stay where they are, the unknown
+hidden cards are dealt at random from the cards nobody has seen, afresh for every
+deal.
 
 Three ways to describe a table, all ending in a ``Table``: the dataclass itself,
 ``table_from_flags`` (the command line's ``--hole SEAT=CARDS``, ``--up``,
-``--gone``, ``--offer CARD --to SEAT --refusals K``) and ``load_table`` (a TOML or
-JSON file with the same fields; ``examples/`` has one). Unknown cards are written
-``??`` (or ``xx``). An impossible table is one ``WantitError`` naming what is wrong.
+``--gone``, ``--offer CARD --to SEAT --refusals K``, ``--pool CARDS``) and
+``load_table`` (a TOML or JSON file with the same fields; ``examples/`` has them).
+Unknown cards are written ``??`` (or ``xx``). An impossible table is one
+``WantitError`` naming what is wrong.
 """
 
 import json
@@ -21,6 +23,7 @@ import numpy as np
 
 from kernels.cards import card_bit
 from kernels.games import common as C
+from kernels.games import do_ya as DY
 from kernels.games import selection_rejection as SR
 
 from .cards import CardError, card_code, card_text
@@ -28,7 +31,7 @@ from .errors import WantitError
 from .runs import whole
 
 UNKNOWN_TOKENS = ("??", "?", "xx", "x")
-FIELDS = ("variant", "players", "dealer", "me", "hole", "up", "gone", "offer", "to", "refusals", "history")
+FIELDS = ("variant", "players", "dealer", "me", "hole", "up", "gone", "offer", "to", "refusals", "history", "pool")
 
 
 @dataclass
@@ -44,12 +47,14 @@ class Table:
     up: dict = field(default_factory=dict)  # seat -> its face-up cards, in the order taken
     gone: object = ""  # cards out of play and known to all: refused and dead
     offer: object = None  # the card on offer (None: none, or a fresh card still to be turned up)
-    to: int | None = None  # the seat it is offered to (with no offer: the seat the next card goes to)
-    refusals: int = 0  # refusals of the card on offer so far
+    to: int | None = None  # the seat it is offered to (with no offer: the seat the next card goes to; Do Ya:
+    #                        the seat to act, which the up-card counts imply, so it may be left out)
+    refusals: int = 0  # refusals of the card on offer so far (Do Ya: the fresh cards ``to`` refused this turn)
     # What the table saw the players choose, in order: "SEAT takes CARD" or "SEAT
     # refuses CARD" from the first offer of the deal (a list, or one text with ';'
     # between entries). Checked against the cards; used by equity's --condition.
     history: object = ()
+    pool: object = ""  # Do Ya: the rejects lying face up on the table this round, in the order refused
 
 
 def _cards(value, where):
@@ -119,7 +124,7 @@ class _Cards:
 
 
 def table_from_flags(variant, players=None, dealer=None, me=0, hole=(), up=(), gone="", offer=None, to=None,
-                     refusals=0, history=()) -> Table:
+                     refusals=0, history=(), pool="") -> Table:
     """A ``Table`` from the command line's repeatable ``SEAT=CARDS`` items."""
     def pairs(items, flag):
         out = {}
@@ -133,7 +138,7 @@ def table_from_flags(variant, players=None, dealer=None, me=0, hole=(), up=(), g
         return out
 
     return Table(variant, players, dealer, me, pairs(hole, "--hole"), pairs(up, "--up"), gone, offer, to, refusals,
-                 history)
+                 history, pool)
 
 
 def load_table(path, variant=None) -> Table:
@@ -330,6 +335,9 @@ def _sr_state(inp, table):
     offer = _cards(table.offer, "offer") if table.offer is not None else []
     if len(offer) > 1 or (offer and offer[0] is None):
         raise WantitError("offer: give the one card on offer")
+    if _cards(table.pool, "pool"):
+        raise WantitError("pool: selection_rejection keeps no rejects on the table (a refused card is offered on); "
+                          "dead cards are gone")
     seen = _Cards()
     for s, cards in up.items():
         if None in cards:
@@ -452,4 +460,148 @@ def _sr_state(inp, table):
     return st
 
 
-BUILDERS = {"selection_rejection": _sr_state}
+def _do_ya_state(inp, table):
+    """Do Ya (RULES.md §3.3): one wild hole card a seat, then four up-rounds in which
+    the seats take an up card each in turn from the dealer's left, the seat to act
+    taking one of the round's rejects (``pool``) or asking for fresh cards. The round
+    is read from the up-card counts: all equal, a round begins; the first seats from
+    the dealer's left one more, the round is under way and the seat to act is the
+    next of them (``to`` may name it; it is checked). Its turn so far: nothing given,
+    it is still to choose at the rejects (or, with none, to see a fresh card);
+    ``offer``, a fresh card turned up for it after it passed over the rejects;
+    ``refusals``, the fresh cards it refused this turn (the last of the pool)."""
+    from .engine import new_state
+
+    n, dealer, me = _common(inp, table)
+    S = DY.S
+    max_rej = int(inp.rules[DY.R_MAX_REJECTIONS])
+    hole = _seat_cards(table.hole, n, "hole")
+    up = _seat_cards(table.up, n, "up")
+    gone = _cards(table.gone, "gone")
+    pool = _cards(table.pool, "pool")
+    offer = _cards(table.offer, "offer") if table.offer is not None else []
+    if len(offer) > 1 or (offer and offer[0] is None):
+        raise WantitError("offer: give the one card on offer (it is face up)")
+    seen = _Cards()
+    for s, cards in up.items():
+        if None in cards:
+            raise WantitError(f"up[{s}]: face-up cards are known to everyone; an unknown one cannot be up")
+        if len(cards) > DY.UP:
+            raise WantitError(f"up[{s}]: {len(cards)} up cards; a seat takes {DY.UP}")
+        for c in cards:
+            seen.add(c, f"up card of seat {s}")
+    for s, cards in hole.items():
+        if len(cards) > DY.HOLE:
+            raise WantitError(f"hole[{s}]: {len(cards)} hole cards; a seat has {DY.HOLE}, its wild card")
+        for c in cards:
+            seen.add(c, f"hole card of seat {s}")
+    for c in gone:
+        if c is None:
+            raise WantitError("gone: a card gone from play was seen; give it")
+        seen.add(c, "gone")
+    for c in pool:
+        if c is None:
+            raise WantitError("pool: the rejects lie face up on the table; give each of them")
+        seen.add(c, "the pool")
+    for c in offer:
+        seen.add(c, "the card on offer")
+
+    counts = [len(up.get(s, [])) for s in range(n)]
+    low, high = min(counts), max(counts)
+    if high - low > 1:
+        raise WantitError(f"up cards: seats hold {low} to {high}; in an up-round every seat takes one, so they "
+                          f"differ by one at most")
+    rnd = low
+    order = [(dealer + i) % n for i in range(1, n + 1)]  # the seats in turn, from the dealer's left
+    done = sum(1 for s in order if counts[s] > rnd)  # seats that have their card of this round
+    for i in range(done):
+        if counts[order[i]] == rnd:
+            later = next(order[j] for j in range(i + 1, n) if counts[order[j]] > rnd)
+            raise WantitError(f"up cards: the seats take their round-{rnd + 1} cards in turn from the dealer's left "
+                              f"(seat {order[0]} first): seat {later} has its card, but seat {order[i]} before it "
+                              f"has not")
+    if len(gone) > max_rej * rnd:
+        raise WantitError(f"gone: {len(gone)} dead cards, but the {rnd} up-round(s) done leave {max_rej * rnd} at "
+                          f"most (the rejects left on the table, max_rejections = {max_rej} a round)")
+    refusals = whole(table.refusals, "refusals")
+    if rnd >= DY.UP:
+        if offer or pool or refusals or table.to is not None:
+            raise WantitError("every seat has its four up cards: no card is offered any more and no rejects lie "
+                              "on the table")
+    else:
+        turn = order[done]  # the seat to act
+        if table.to is not None:
+            to = _seat(table.to, n, "to")
+            if counts[to] > rnd:
+                raise WantitError(f"seat {to} already has its up card of round {rnd + 1}: the card cannot be "
+                                  f"offered to it")
+            if to != turn:
+                raise WantitError(f"to: it is seat {turn}'s turn, not seat {to}'s: the seats take their "
+                                  f"round-{rnd + 1} cards in turn from the dealer's left (seat {order[0]} first)")
+        if not 0 <= refusals <= max_rej:
+            raise WantitError(f"refusals: {refusals}; a seat refuses at most {max_rej} card(s) a turn "
+                              f"(max_rejections)")
+        if len(pool) > max_rej:
+            raise WantitError(f"pool: {len(pool)} rejects; at most {max_rej} lie on the table at once "
+                              f"(max_rejections)")
+        if refusals > len(pool):
+            raise WantitError(f"refusals: seat {turn} refused {refusals} card(s) this turn, which lie in the pool, "
+                              f"but the pool holds {len(pool)}")
+        if done == 0 and len(pool) > refusals:
+            raise WantitError(f"pool: {len(pool)} rejects, but seat {turn} is the first to act in round {rnd + 1} "
+                              f"and refused {refusals}: the pool starts empty each round, so every reject on it is "
+                              f"one the first seat refused (refusals); earlier rounds' rejects are gone")
+        if offer and len(pool) >= max_rej:
+            raise WantitError(f"offer: seat {turn} has refused or passed over the {len(pool)} rejects in the pool "
+                              f"this turn (max_rejections = {max_rej}), so it must take the next card: give it as "
+                              f"its up card")
+
+    st = new_state(inp, dealer=dealer)
+    unknowns = []
+    for s in range(n):
+        c = (hole.get(s) or [None])[0]
+        if c is None:
+            unknowns.append((S.hole + DY.HOLE * s, -1))  # no mask: the hole card is read from its slot
+        else:
+            st[S.hole + DY.HOLE * s] = c
+        for k, c in enumerate(up.get(s, [])):
+            st[S.up + DY.UP * s + k] = c
+            st[S.up_mask + s] |= np.int64(card_bit(c))
+            st[C.P.seen] |= np.int64(card_bit(c))
+        st[S.n_up + s] = counts[s]
+    for k, c in enumerate(gone):
+        st[C.P.dead + k] = c  # an empty stock is rebuilt from them (§3.3 deck exhaustion)
+        st[C.P.seen] |= np.int64(card_bit(c))
+    st[C.P.n_dead] = len(gone)
+    for j, c in enumerate(pool):
+        st[S.pool + j] = c
+        st[C.P.seen] |= np.int64(card_bit(c))
+    st[S.n_pool] = len(pool)
+    st[S.round] = rnd
+    if rnd >= DY.UP:
+        st[C.B.phase] = DY.PH_ROUND  # the four are done: the hands, the showdown
+    elif offer or refusals:
+        # The seat has passed over the rejects (declining them counts each, §3.3 2.2)
+        # and refused ``refusals`` fresh cards, which joined them: its refusals so far
+        # are the pool's size, and at max_rejections the next card is forced.
+        st[S.position] = done + 1
+        st[C.B.turn] = turn
+        st[S.rejections] = len(pool)
+        if offer:
+            st[S.offer] = offer[0]
+            st[C.P.seen] |= np.int64(card_bit(offer[0]))
+            st[C.B.phase] = DY.PH_OFFER
+        else:
+            st[C.B.phase] = DY.PH_DRAW
+    elif done == 0 and not pool:
+        st[C.B.phase] = DY.PH_ROUND  # the round begins (its pool empty, the first seat from the dealer's left)
+    else:
+        st[S.position] = done + 1
+        st[C.B.phase] = DY.PH_SEAT  # the seat to act: the rejects on the table, or a fresh card
+    _set_unknowns(st, unknowns)
+    C.fill_stock(st, seen.mask())
+    st[C.B.decisions] = 0
+    return st
+
+
+BUILDERS = {"selection_rejection": _sr_state, "do_ya": _do_ya_state}
