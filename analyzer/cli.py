@@ -278,6 +278,18 @@ def _table_options(command):
         click.option("--to", "offer_to", type=int, default=None,
                      help="The seat it is offered to (without --offer: the seat the next card goes to)."),
         click.option("--refusals", type=int, default=0, show_default=True, help="Refusals of the card on offer."),
+        click.option("--street", type=int, default=None,
+                     help="Train Wreck: the street under way, 3-7 (default: from the table cards)."),
+        click.option("--extra", "extra_items", multiple=True, metavar="SEAT=CARDS",
+                     help="Train Wreck: a seat's extra cards (pairs of 2s); repeatable."),
+        click.option("--stolen", "stolen_items", multiple=True, metavar="SEAT=CARDS",
+                     help="Train Wreck: the cards a seat stole (pairs of 5s); repeatable."),
+        click.option("--discarded", default="", metavar="CARDS",
+                     help="Train Wreck: the cards discarded by pairs of 3s and 4s (--gone: the buried ones)."),
+        click.option("--fee", "fee_items", multiple=True, metavar="SEAT=CHIPS",
+                     help="Train Wreck: the chips a seat has paid in fees this deal; repeatable."),
+        click.option("--acted", "acted_items", multiple=True, metavar="SEAT=RANKS",
+                     help="Train Wreck: ranks whose pair has acted for a seat and was broken since; repeatable."),
         click.option("--state", "state_file", type=click.Path(dir_okay=False), default=None,
                      help="A table described in a TOML or JSON file (examples/); flags given too override it."),
     ]):
@@ -285,22 +297,23 @@ def _table_options(command):
     return command
 
 
-def _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, state_file):
-    from dataclasses import replace
+def _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, state_file,
+           street=None, extra_items=(), stolen_items=(), discarded="", fee_items=(), acted_items=()):
+    from dataclasses import fields, replace
 
-    from .table import load_table, table_from_flags
+    from .table import Table, load_table, table_from_flags
 
-    flags = table_from_flags(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals)
+    flags = table_from_flags(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals,
+                             street, extra_items, stolen_items, discarded, fee_items, acted_items)
     if state_file is None:
         return flags
     table = load_table(state_file, variant)
     given = {}
-    for name, value, default in (("players", players, None), ("dealer", dealer, None), ("me", me, 0),
-                                 ("hole", flags.hole, {}), ("up", flags.up, {}), ("gone", gone, ""),
-                                 ("offer", offer, None), ("to", offer_to, None), ("refusals", refusals, 0)):
-        if value != default:
-            given[name] = {**table.hole, **value} if name == "hole" else {**table.up, **value} if name == "up" \
-                else value
+    for f in fields(Table):
+        value = getattr(flags, f.name)
+        if f.name == "variant" or value == getattr(Table(variant), f.name):
+            continue
+        given[f.name] = {**getattr(table, f.name), **value} if isinstance(value, dict) else value
     return replace(table, **given)
 
 
@@ -318,7 +331,8 @@ def _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offe
 @click.option("--all", "all_seats", is_flag=True, help="Show every seat, not only mine.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 def equity(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, state_file,
-           policy_items, rule_items, precision, max_deals, seed, threads, all_seats, fmt):
+           street, extra_items, stolen_items, discarded, fee_items, acted_items, policy_items, rule_items, precision,
+           max_deals, seed, threads, all_seats, fmt):
     """My chances from a described table of VARIANT: each seat's expected share of
     the pot and net, and how often it wins high, low and the whole pot, from deals
     played on with the unknown cards dealt at random and every seat on its policy.
@@ -334,7 +348,8 @@ def equity(variant, players, dealer, me, hole_items, up_items, gone, offer, offe
     from .equity import equity as run_equity
     from .progress import ProgressBar
 
-    table = _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, state_file)
+    table = _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, state_file,
+                   street, extra_items, stolen_items, discarded, fee_items, acted_items)
     with ProgressBar(max_deals, "deals") as progress:
         result = run_equity(table, policies=_policy_specs(policy_items), rules=_key_values(rule_items, "--rule"),
                             precision=precision, max_deals=max_deals, seed=seed, threads=threads, progress=progress)
