@@ -13,8 +13,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from analyzer.cards import card_text
 from analyzer.cli import main
-from analyzer.engine import decision, new_stream, play_state
+from analyzer.engine import decision, new_state, new_stream, play_state
 from analyzer.equity import equity
 from analyzer.errors import WantitError
 from analyzer.table import Table, load_table, table_state
@@ -163,8 +164,8 @@ def test_a_pair_made_on_the_street_under_way_acts_at_its_end():
 
 # 6th street, 3 players, dealer seat 2: seat 0 took the 5h, its 5s having been discarded on 5th street by seat
 # 2's pair of 3s after its own pair of 5s stole seat 1's Qd. The 5h re-forms a pair of 5s that has acted.
-REFORMED = dict(street=6, dealer=2, hole={0: "Ac Ad"}, up={0: "5c 9d 5h", 1: "7c 8c", 2: "3c 3d Kh"}, stolen={0: "Qd"},
-                discarded="5s", acted={0: "5"}, offer="Tc", to=1)
+REFORMED = dict(street=6, dealer=2, hole={0: "Ac Ad"}, up={0: "5c 9d 5h", 1: "7c 8c", 2: "3c 3d Kh"},
+                stolen={0: "Qd"}, discarded="5s", acted={0: "5"}, offer="Tc", to=1)
 
 
 def test_a_pair_that_has_acted_does_not_act_again_unless_retrigger():
@@ -205,8 +206,8 @@ BASE = load_table(EXAMPLE)
     (dict(up={**BASE.up, "0": "Ah 5d 5h 9c 9s"}), "up[0]: 5 table cards; a seat is dealt 4"),
     (dict(hole={0: "Ks Qs Js"}), "a table after the 7th-street card is not supported yet"),
     (dict(hole={0: "Ks Qs Js 2s"}), "4 hole cards; a seat has 2 before 7th street"),
-    (dict(up={**BASE.up, "3": "2c 2h 9c"}), "up[3]: 3 table cards; on 5th street with the card on offer for seat 2 "
-                                          "seat 3 has been dealt 2"),
+    (dict(up={**BASE.up, "3": "2c 2h 9c"}),
+     "up[3]: 3 table cards; on 5th street with the card on offer for seat 2 seat 3 has been dealt 2"),
     (dict(street=7), "no table card is offered on 7th street"),
     (dict(street=9), "street: 9; Train Wreck's streets are 3 to 7"),
     (dict(to=None), "offer: say which seat the card is offered to"),
@@ -221,10 +222,10 @@ BASE = load_table(EXAMPLE)
     (dict(fees={1: 8, 4: -4}), "fees[4]: -4 chips; a fee paid is 0 or more"),
     (dict(extra={2: "Jd"}), "extra[2]: 1 extra card, but seat 2 has had 0 pairs that deal one"),
     (dict(stolen={4: "4h"}), "stolen[4]: 1 stolen card, but seat 4 has had 0 pairs that steal one"),
-    (dict(extra={}), "not supported yet: describe the table before or after the special actions (seat 3's pair "
-                     "of 2s has acted by now, but seat 3 holds 0 extra cards)"),
-    (dict(discarded=""), "not supported yet: describe the table before or after the special actions (1 pair among "
-                         "the table cards that discard a card has acted by now, but 0 cards are discarded)"),
+    (dict(extra={}), ("not supported yet: describe the table before or after the special actions (seat 3's pair "
+                      "of 2s has acted by now, but seat 3 holds 0 extra cards)")),
+    (dict(discarded=""), ("not supported yet: describe the table before or after the special actions (1 pair "
+                          "among the table cards that discard a card has acted by now, but 0 cards are discarded)")),
     (dict(discarded="Td 9h"), "discarded: 2 cards, but the seats have had 1 pair that discards one"),
     (dict(up={**BASE.up, "4": "8s Td"}, discarded="9h"), "the seats hold 12 of the 12 dealt on 5th street with"),
     (dict(up={**BASE.up, "4": ""}), "table cards: the seats hold 10 of the 12 dealt"),
@@ -274,3 +275,62 @@ def test_train_wreck_flags_describe_a_table_and_override_the_file(capsys):
         main(["equity", "tw", "--state", str(EXAMPLE), "--fee", "1=0"])
     err = capsys.readouterr().err
     assert exc.value.code == 2 and err.count("\n") == 1 and "fees[1]: seat 1 refused the card on offer" in err
+
+
+def describe(kernel_state, n):
+    """The ``Table`` of a deal the kernel stopped at an offer, read off its state."""
+    st = kernel_state
+    view = lambda name: TW.STATE.view(st, name)
+    text = lambda cs: " ".join(card_text(int(c)) for c in cs)
+    hole, up, extra, stolen, fees, acted = {}, {}, {}, {}, {}, {}
+    for s in range(n):
+        hole[s] = text(c for c in view("hole")[s] if c != NO_CARD)
+        order = view("up")[s, :view("n_up")[s]]
+        for name, out in (("table", up), ("extra", extra), ("stolen", stolen)):
+            out[s] = text(c for c in order if int(view(name)[s]) & int(card_bit(int(c))))
+        fees[s] = int(C.POT_STATE.view(st, "paid")[s]) - 1
+        bits = int(view("triggered")[s]) & ~int(view("pending")[s])
+        acted[s] = "".join("23456789TJQKA"[r] for r in range(13) if bits >> r & 1)
+    return Table("train_wreck", players=n, dealer=int(st[C.B.dealer]), hole=hole, up=up, extra=extra,
+                 stolen=stolen, fees=fees, acted=acted, gone=text(view("buried")[:view("n_buried")[0]]),
+                 discarded=text(C.POT_STATE.view(st, "dead")[:st[C.P.n_dead]]), street=int(view("street")[0]),
+                 offer=card_text(int(view("offered")[0])), to=int(st[C.B.turn]), refusals=int(view("refusals")[0]))
+
+
+@pytest.mark.parametrize("rules", [None, {"special_timing": "immediate"}, {"pairs_count_extras": True},
+                                   {"targets": "any_face_up"}, {"retrigger": True},
+                                   {"special_pairs": "2=extra_card,3=discard_opp,4=discard_opp,5=steal_opp,"
+                                                     "6=steal_opp,7=extra_card,8=discard_opp"}])
+def test_a_table_read_off_a_deal_stopped_at_an_offer_is_the_kernels_own_state(rules):
+    # Deals played from the start and stopped at an offer; the table a player sees there (every hole card
+    # known) built afresh is the kernel's state: every field play reads, the same cards left in the stock.
+    n = 5
+    inp = get_variant("tw").inputs(n, rules=rules, policies=["always_pay", "heuristic", "always_pay",
+                                                             "always_accept", "always_pay"])
+    rng = np.random.default_rng(7)
+    skip = {"stock", "deck", "decisions", "events", "up", "resolver", "res_step"}
+    compared = paid = buried = starts = 0
+    for deal in range(150):
+        st = new_state(inp, dealer=deal % n)
+        played = play_state(inp, st, new_stream(9, deal), stop=int(rng.integers(0, 13)))
+        if played.finished or st[C.B.phase] != TW.PH_PAY or events(played, C.EV_RESHUFFLE):
+            continue
+        built = table_state(inp, describe(st, n))
+        for name in TW.STATE.offsets:
+            if name not in skip:
+                assert np.array_equal(TW.STATE.view(built, name), TW.STATE.view(st, name)), (deal, name)
+        for s in range(n):
+            a, b = (sorted(TW.STATE.view(x, "up")[s, :TW.STATE.view(x, "n_up")[s]].tolist()) for x in (built, st))
+            assert a == b, (deal, s)
+        left = lambda x: set(C.POT_STATE.view(x, "stock")[x[C.P.deck]:x[C.P.deck + 1]].tolist())
+        assert left(built) == left(st), deal
+        if TW.STATE.get(st, "step") == 1:  # the street's first offer: the same table at the street's start
+            start = table_state(inp, replace(describe(st, n), offer=None, to=None, refusals=0))
+            assert start[C.B.phase] == TW.PH_STREET and TW.STATE.get(start, "street") == TW.STATE.get(st, "street")
+            for name in ("triggered", "pending", "table", "extra", "stolen", "hole_mask"):
+                assert np.array_equal(TW.STATE.view(start, name), TW.STATE.view(st, name)), (deal, name)
+            starts += 1
+        compared += 1
+        paid += TW.STATE.get(st, "refusals") > 0
+        buried += TW.STATE.get(st, "n_buried") > 0
+    assert compared > 60 and paid > 10 and buried > 10 and starts > 10
