@@ -283,6 +283,18 @@ def _table_options(command):
                      help="Do Ya: the rejects lying face up on the table this round, in the order refused."),
         click.option("--history", default="", metavar="'SEAT takes|refuses CARD; ...'",
                      help="The choices seen, in order from the deal's first offer (used by --condition)."),
+        click.option("--street", type=int, default=None,
+                     help="Train Wreck: the street under way, 3-7 (default: from the table cards)."),
+        click.option("--extra", "extra_items", multiple=True, metavar="SEAT=CARDS",
+                     help="Train Wreck: a seat's extra cards (pairs of 2s); repeatable."),
+        click.option("--stolen", "stolen_items", multiple=True, metavar="SEAT=CARDS",
+                     help="Train Wreck: the cards a seat stole (pairs of 5s); repeatable."),
+        click.option("--discarded", default="", metavar="CARDS",
+                     help="Train Wreck: the cards discarded by pairs of 3s and 4s (--gone: the buried ones)."),
+        click.option("--fee", "fee_items", multiple=True, metavar="SEAT=CHIPS",
+                     help="Train Wreck: the chips a seat has paid in fees this deal; repeatable."),
+        click.option("--acted", "acted_items", multiple=True, metavar="SEAT=RANKS",
+                     help="Train Wreck: ranks whose pair has acted for a seat and was broken since; repeatable."),
         click.option("--state", "state_file", type=click.Path(dir_okay=False), default=None,
                      help="A table described in a TOML or JSON file (examples/); flags given too override it."),
     ]):
@@ -290,25 +302,26 @@ def _table_options(command):
     return command
 
 
-def _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, pool, history,
-           state_file):
-    from dataclasses import replace
+def _table(variant, state_file, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, pool,
+           history, street, extra_items, stolen_items, discarded, fee_items, acted_items):
+    """The table the flags describe; with ``--state``, the file's table with the
+    flags given on top (a seat's cards given by flag replace the file's)."""
+    from dataclasses import fields, replace
 
-    from .table import load_table, table_from_flags
+    from .table import Table, load_table, table_from_flags
 
     flags = table_from_flags(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals,
-                             history, pool)
+                             history=history, pool=pool, street=street, extra=extra_items, stolen=stolen_items,
+                             discarded=discarded, fees=fee_items, acted=acted_items)
     if state_file is None:
         return flags
     table = load_table(state_file, variant)
     given = {}
-    for name, value, default in (("players", players, None), ("dealer", dealer, None), ("me", me, 0),
-                                 ("hole", flags.hole, {}), ("up", flags.up, {}), ("gone", gone, ""),
-                                 ("offer", offer, None), ("to", offer_to, None), ("refusals", refusals, 0),
-                                 ("history", history, ""), ("pool", pool, "")):
-        if value != default:
-            given[name] = {**table.hole, **value} if name == "hole" else {**table.up, **value} if name == "up" \
-                else value
+    for f in fields(Table):
+        value = getattr(flags, f.name)
+        if f.name == "variant" or value == getattr(Table(variant), f.name):
+            continue
+        given[f.name] = {**getattr(table, f.name), **value} if isinstance(value, dict) else value
     return replace(table, **given)
 
 
@@ -329,9 +342,8 @@ def _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offe
 @click.option("--condition", is_flag=True,
               help="Keep only deals whose unknown hole cards agree with the --history under the seats' policies.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-def equity(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, pool, history,
-           state_file, policy_items, rule_items, precision, max_deals, seed, threads, all_seats, no_exact, condition,
-           fmt):
+def equity(variant, state_file, policy_items, rule_items, precision, max_deals, seed, threads, all_seats, no_exact,
+           condition, fmt, **table_flags):
     """My chances from a described table of VARIANT: each seat's expected share of
     the pot and net, and how often it wins high, low and the whole pot, from deals
     played on with the unknown cards dealt at random and every seat on its policy.
@@ -347,8 +359,7 @@ def equity(variant, players, dealer, me, hole_items, up_items, gone, offer, offe
     from .equity import equity as run_equity
     from .progress import ProgressBar
 
-    table = _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, pool,
-                   history, state_file)
+    table = _table(variant, state_file, **table_flags)
     with ProgressBar(max_deals, "deals") as progress:
         result = run_equity(table, policies=_policy_specs(policy_items), rules=_key_values(rule_items, "--rule"),
                             precision=precision, max_deals=max_deals, seed=seed, threads=threads, progress=progress,
@@ -376,8 +387,8 @@ def equity(variant, players, dealer, me, hole_items, up_items, gone, offer, offe
 @click.option("--condition", is_flag=True,
               help="Keep only deals whose unknown hole cards agree with the --history under the seats' policies.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-def decide(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, pool, history,
-           state_file, policy_items, rule_items, precision, max_deals, seed, threads, condition, fmt):
+def decide(variant, state_file, policy_items, rule_items, precision, max_deals, seed, threads, condition, fmt,
+           **table_flags):
     """Should I take it? Every legal action of my decision at a described table of
     VARIANT, each played on over the same deals (the same unknown cards), every
     later decision by the policies: each action's EV in antes with its 95%
@@ -389,8 +400,7 @@ def decide(variant, players, dealer, me, hole_items, up_items, gone, offer, offe
     from .decide import decide as run_decide
     from .progress import ProgressBar
 
-    table = _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, pool,
-                   history, state_file)
+    table = _table(variant, state_file, **table_flags)
     with ProgressBar(max_deals, "deals") as progress:
         result = run_decide(table, policies=_policy_specs(policy_items), rules=_key_values(rule_items, "--rule"),
                             precision=precision, max_deals=max_deals, seed=seed, threads=threads, progress=progress,

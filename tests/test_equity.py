@@ -217,7 +217,7 @@ def test_flags_override_the_state_file(capsys):
     (["equity", "sr", "--hole", "As Ks"], "should look like SEAT=CARDS"),
     (["equity", "sr", "--precision", "0"], "precision 0 must be between 0 and 1"),
     (["equity", "sr", "--max-deals", "0"], "max_deals 0 must be"),
-    (["equity", "anaconda"], "built for selection_rejection, do_ya so far"),
+    (["equity", "anaconda"], "built for selection_rejection, do_ya, train_wreck so far"),
     (["equity", "selection"], "scored on a board"),
     (["equity", "sr", "--state", "/nonexistent/x.toml"], "not found"),
 ])
@@ -341,3 +341,10 @@ def test_a_bad_state_file_is_one_line(tmp_path, capsys, text, message):
         main(["equity", "sr", "--state", str(path)])
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err, err
+
+
+def test_fields_of_another_game_are_refused():
+    with pytest.raises(WantitError, match="a selection_rejection table has no fees"):
+        equity(Table("sr", players=3, fees={0: 4}))
+    with pytest.raises(WantitError, match="history: reading the choices seen is built for selection_rejection"):
+        equity(Table("do_ya", players=3, history="0 refuses As"))

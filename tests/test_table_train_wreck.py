@@ -1,0 +1,336 @@
+"""Equity from a described Train Wreck table (analyzer.table._train_wreck_state):
+stud equity against an independent eval7 Monte Carlo when nothing special can
+happen, exact answers, the unknown cards dealt afresh from the unseen ones, a
+described offer as the first decision, the special pairs a described table still
+owes (and those it does not), and every impossible table refused in one line."""
+
+import itertools
+import json
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from analyzer.cards import card_text
+from analyzer.cli import main
+from analyzer.engine import decision, new_state, new_stream, play_state
+from analyzer.equity import equity
+from analyzer.errors import WantitError
+from analyzer.table import Table, load_table, table_state
+from analyzer.variants import get_variant
+from kernels.cards import NO_CARD, card_bit
+from kernels.games import common as C
+from kernels.games import train_wreck as TW
+from tests.test_equity import codes, independent_stud_share
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "train_wreck.toml"
+PLAIN = {"special_pairs": "none"}
+
+
+def tw(n, **fields):
+    return Table("train_wreck", players=n, **fields)
+
+
+def state(table, policies=None, rules=None):
+    inp = get_variant("tw").inputs(table.players, policies=policies, rules=rules)
+    return inp, table_state(inp, table)
+
+
+def events(played, *kinds):
+    return [tuple(int(x) for x in e) for e in played.events if e[0] in kinds]
+
+
+def mask(cards):
+    m = 0
+    for c in cards:
+        m |= int(card_bit(c))
+    return m
+
+
+@pytest.mark.parametrize("case", [
+    # The start of 5th street, 4 players: my queens; the dealer paid 4 to refuse (and bury) the 9c on 4th.
+    {"n": 4, "dealer": 3, "hole": {0: "Qs Qd"}, "up": {0: "Qh 4c", 1: "Ac 7d", 2: "Ks Kd", 3: "2h 8s"},
+     "gone": "9c", "fees": {3: 4}, "offer": None, "to": None, "refusals": 0, "known_hole": {0: "Qs Qd"}},
+    # 6th street under way, 3 players, dealer seat 0: seat 1 (first) paid 16 to refuse the Js and is dealt the
+    # 3s instead; the Js is offered to seat 2, one of whose hole cards is known.
+    {"n": 3, "dealer": 0, "hole": {0: "Th 9h", 2: "?? 5c"},
+     "up": {0: "8h 7h 2s", 1: "Ad Ah 6c 3s", 2: "Kc Qc Jc"}, "gone": "", "fees": {1: 16}, "offer": "Js", "to": 2,
+     "refusals": 1, "known_hole": {0: "Th 9h", 2: "5c"}},
+])
+def test_always_accept_with_no_special_pairs_is_stud_equity_by_an_independent_monte_carlo(case):
+    n = case["n"]
+    table = tw(n, dealer=case["dealer"], hole=case["hole"], up=case["up"], gone=case["gone"], fees=case["fees"],
+               offer=case["offer"], to=case["to"], refusals=case["refusals"])
+    r = equity(table, policies="always_accept", rules=PLAIN, precision=0.004, seed=3)
+    ours, se = r.seats.share[0], r.seats.share_se[0]
+    up = {s: codes(c) for s, c in case["up"].items()}
+    if case["offer"]:
+        up[case["to"]] = up[case["to"]] + codes(case["offer"])  # always accepted
+    theirs = independent_stud_share({s: codes(c) for s, c in case["known_hole"].items()}, up, codes(case["gone"]),
+                                    n, 0, trials=20_000, seed=5)
+    their_se = np.sqrt(max(theirs * (1 - theirs), 0.01) / 20_000)
+    assert abs(ours - theirs) < 4.5 * np.hypot(se, their_se), (ours, theirs)
+    assert r.meta["reached_precision"]
+    assert abs(r.seats.share.sum() - 1.0) < 1e-9 and abs(r.seats.ev.sum()) < 1e-9
+
+
+def test_a_table_with_every_card_known_and_no_choice_left_has_an_exact_answer():
+    # The start of 7th street, every card dealt so far known: seat 0's royal flush wins whatever comes. Seat 1
+    # paid 4 on 4th street; the dealer paid 8 on 5th, and its refused 9h was buried: the pot is 3 + 4 + 8.
+    table = tw(3, dealer=2, hole={0: "Ts Js", 1: "2c 3c", 2: "Kd Kh"},
+               up={0: "Qs Ks As 2d", 1: "4c 6d 7d 8d", 2: "9s 9c Jh Jd"}, gone="9h", fees={1: 4, 2: 8})
+    r = equity(table)
+    assert r.seats.share.tolist() == [1.0, 0.0, 0.0]
+    assert r.seats.share_se.tolist() == [0.0, 0.0, 0.0]
+    assert r.seats.ev.tolist() == [14.0, -5.0, -9.0]
+    assert r.meta["deals"] == 4_000  # stopped at the first check: no uncertainty left
+
+
+def test_the_start_of_7th_street_against_every_pair_of_7th_cards():
+    # Two players, every card known but the two face-down 7th-street cards: the exact share by enumeration.
+    import eval7
+
+    hole, up = {0: "Ah Kd", 1: "7s 7c"}, {0: "Qh Jh 9c 2s", 1: "8d 8h Tc 3d"}
+    r = equity(tw(2, hole=hole, up=up), precision=0.004, seed=11)
+    names = "23456789TJQKA"
+    deck = [eval7.Card(names[c >> 2] + "cdhs"[c & 3]) for c in range(52)]
+    mine, theirs = codes(hole[0] + " " + up[0]), codes(hole[1] + " " + up[1])
+    unseen = [c for c in range(52) if c not in mine + theirs]
+    total = 0.0
+    pairs = list(itertools.permutations(unseen, 2))
+    for a, b in pairs:
+        x, y = eval7.evaluate([deck[c] for c in mine + [a]]), eval7.evaluate([deck[c] for c in theirs + [b]])
+        total += 1.0 if x > y else 0.5 if x == y else 0.0
+    exact = total / len(pairs)
+    assert abs(r.seats.share[0] - exact) < 4.5 * r.seats.share_se[0], (r.seats.share[0], exact)
+
+
+def test_the_unknown_cards_are_dealt_from_the_unseen_ones_afresh_each_deal():
+    table = load_table(EXAMPLE)
+    inp, st = state(table)
+    known = set(codes("Ks Qs Ah 5d 5h 7c 7h 2d 3c 3d 2c 2h 8s Jd Qh Td Kd"))
+    others = set()
+    for deal in range(40):
+        paused = play_state(inp, st.copy(), new_stream(1, deal), stop=0).state  # the unknowns are dealt first
+        hole = TW.STATE.view(paused, "hole")[:5]
+        assert hole[0, :2].tolist() == codes("Ks Qs") and (hole[:, 2] == NO_CARD).all()
+        dealt = hole[1:, :2].ravel().tolist()
+        assert len(set(dealt)) == 8 and not known & set(dealt)
+        for s in range(5):
+            assert int(TW.STATE.view(paused, "hole_mask")[s]) == mask(hole[s, :2].tolist())
+        others |= set(dealt)
+        # Played to the end, no card is held twice and the buried and discarded cards stay out.
+        end = play_state(inp, st.copy(), new_stream(1, deal)).state
+        held = [c for c in TW.STATE.view(end, "hole")[:5].ravel().tolist() if c != NO_CARD]
+        for s in range(5):
+            held += TW.STATE.view(end, "up")[s, :TW.STATE.view(end, "n_up")[s]].tolist()
+        assert len(held) == len(set(held)) and not set(codes("Qh Td")) & set(held)
+    assert len(others) > 25  # the others' hole cards differ from deal to deal
+
+
+def test_a_described_offer_is_the_first_decision_and_paying_it_puts_the_fee_in_the_pot():
+    table = load_table(EXAMPLE)
+    inp, st = state(table)
+    played = play_state(inp, st.copy(), new_stream(0, 0), stop=0)
+    assert decision(inp, played.state) == ("pay", 2, [C.ACCEPT, C.PAY])
+    assert TW.STATE.get(st, "offered") == codes("Kd")[0] and TW.STATE.get(st, "refusals") == 1
+    assert TW.STATE.get(st, "fee") == 8 and TW.STATE.get(st, "street") == 5 and TW.STATE.get(st, "step") == 3
+    assert C.POT_STATE.view(st, "paid")[:5].tolist() == [1, 9, 1, 1, 5]  # antes and fees paid before
+    # Seat 2 pays 8: it is dealt a card instead, and the Kd goes on to seat 3 with two refusals.
+    paid = play_state(inp, st.copy(), new_stream(0, 0), forced=C.PAY, stop=1)
+    assert events(paid, C.EV_PAY_FEE) == [(C.EV_PAY_FEE, 2, codes("Kd")[0], 8, 0)]
+    assert events(paid, C.EV_OFFER)[-1] == (C.EV_OFFER, 3, codes("Kd")[0], 2, 0)
+    assert decision(inp, paid.state)[:2] == ("pay", 3)
+    assert C.POT_STATE.view(paid.state, "paid")[2] == 9
+    done = play_state(inp, paid.state, new_stream(0, 0))
+    out = TW.RESULT.view(done.result, "paid")[:5]
+    assert out[1] == 9 and out[2] >= 9 and out[4] >= 5
+    assert abs(TW.RESULT.view(done.result, "payout")[:5].sum() - out.sum()) < 1e-9  # the fees are in the pot
+
+
+def test_a_pair_made_on_the_street_under_way_acts_at_its_end():
+    # In the example my 5h made a pair of 5s on 5th street: at the end of the street I steal (by the
+    # mandatory action), before 6th street's first offer.
+    inp, st = state(load_table(EXAMPLE), policies="always_accept")
+    assert TW.STATE.view(st, "pending")[:5].tolist() == [1 << 3, 0, 0, 0, 0]
+    assert TW.STATE.view(st, "triggered")[:5].tolist() == [1 << 3, 0, 1 << 1, 1 << 0, 0]  # 3s and 2s acted on 4th
+    played = play_state(inp, st, new_stream(4, 0))
+    kinds = [e[0] for e in played.events]
+    steal = kinds.index(C.EV_STEAL)
+    assert played.events[steal][1] == 0 and steal < kinds.index(C.EV_STREET)  # before 6th street begins
+
+
+# 6th street, 3 players, dealer seat 2: seat 0 took the 5h, its 5s having been discarded on 5th street by seat
+# 2's pair of 3s after its own pair of 5s stole seat 1's Qd. The 5h re-forms a pair of 5s that has acted.
+REFORMED = dict(street=6, dealer=2, hole={0: "Ac Ad"}, up={0: "5c 9d 5h", 1: "7c 8c", 2: "3c 3d Kh"},
+                stolen={0: "Qd"}, discarded="5s", acted={0: "5"}, offer="Tc", to=1)
+
+
+def test_a_pair_that_has_acted_does_not_act_again_unless_retrigger():
+    _, st = state(tw(3, **REFORMED))
+    assert TW.STATE.view(st, "pending")[:3].tolist() == [0, 0, 0]
+    assert TW.STATE.view(st, "triggered")[:3].tolist() == [1 << 3, 0, 1 << 1]
+    assert TW.STATE.view(st, "stolen")[0] == mask(codes("Qd"))
+    _, again = state(tw(3, **REFORMED), rules={"retrigger": True})
+    assert TW.STATE.view(again, "pending")[:3].tolist() == [1 << 3, 0, 0]
+    with pytest.raises(WantitError, match=r"stolen\[0\]: 1 stolen card, but seat 0 has had 0 pairs that steal"):
+        state(tw(3, **{**REFORMED, "acted": {}}))
+
+
+def test_the_street_starts_and_the_next_card_for_a_seat():
+    _, st = state(tw(2))  # nothing dealt yet: a fresh deal
+    assert st[C.B.phase] == TW.PH_START and st[C.P.n_unknown] == 0
+    _, st = state(tw(2, up={0: "Ah", 1: "Kd"}))
+    assert st[C.B.phase] == TW.PH_STREET and TW.STATE.get(st, "street") == 4 and st[C.P.n_unknown] == 4
+    _, st = state(tw(2, up={0: "Ah 2c 7d 9s", 1: "Kd Qc 8h 6s"}))
+    assert st[C.B.phase] == TW.PH_SEVENTH and TW.STATE.get(st, "street") == 7
+    # With --to and no card: seat 1 accepted its card, a fresh one is turned for seat 0 (the dealer).
+    inp, st = state(tw(2, dealer=0, up={0: "Ah", 1: "Kd 9c"}, to=0), policies="always_accept")
+    assert st[C.B.phase] == TW.PH_SEAT and TW.STATE.get(st, "offered") == NO_CARD
+    played = play_state(inp, st, new_stream(0, 0))
+    first = events(played, C.EV_TURN_UP, C.EV_OFFER, C.EV_ACCEPT)[:3]
+    assert [e[0] for e in first] == [C.EV_TURN_UP, C.EV_OFFER, C.EV_ACCEPT] and first[1][1] == 0
+
+
+BASE = load_table(EXAMPLE)
+
+
+@pytest.mark.parametrize("change,message", [
+    (dict(hole={0: "Ks Ks"}), "card Ks is given twice"),
+    (dict(hole={0: "Ks Ah"}), "card Ah is given twice (table card of seat 0 and hole card of seat 0)"),
+    (dict(hole={7: "Ks"}), "hole: seat 7 is not a seat 0..4"),
+    (dict(up={**BASE.up, "1": "7c ?? 2d"}), "table cards are face up and known to everyone"),
+    (dict(extra={3: "??"}), "extra cards are face up and known to everyone"),
+    (dict(up={**BASE.up, "0": "Ah 5d 5h 9c 9s"}), "up[0]: 5 table cards; a seat is dealt 4"),
+    (dict(hole={0: "Ks Qs Js"}), "a table after the 7th-street card is not supported yet"),
+    (dict(hole={0: "Ks Qs Js 2s"}), "4 hole cards; a seat has 2 before 7th street"),
+    (dict(up={**BASE.up, "3": "2c 2h 9c"}),
+     "up[3]: 3 table cards; on 5th street with the card on offer for seat 2 seat 3 has been dealt 2"),
+    (dict(street=7), "no table card is offered on 7th street"),
+    (dict(street=9), "street: 9; Train Wreck's streets are 3 to 7"),
+    (dict(to=None), "offer: say which seat the card is offered to"),
+    (dict(refusals=3), "only 2 seats were offered a card before seat 2"),
+    (dict(to=0, refusals=1), "seat 0 is the first offered a card this street"),
+    (dict(offer=None, to=None), "refusals: give the card on offer"),
+    (dict(offer=None), "refusals: give the card that was refused"),
+    (dict(fees={1: 8, 4: 5}), "fees[4]: 5 chips is not what refusing cards can have cost seat 4 on 5th street"),
+    (dict(fees={1: 0, 4: 4}), "fees[1]: seat 1 refused the card on offer (refusals = 1) and paid 8 on 5th street"),
+    (dict(fees={0: 8, 1: 8, 4: 4}), "fees[0]: seat 0 took its 5th street card free"),
+    (dict(fees={1: 8}), "gone: 1 buried card, but a card is buried only when the dealer (seat 4"),
+    (dict(fees={1: 8, 4: -4}), "fees[4]: -4 chips; a fee paid is 0 or more"),
+    (dict(extra={2: "Jd"}), "extra[2]: 1 extra card, but seat 2 has had 0 pairs that deal one"),
+    (dict(stolen={4: "4h"}), "stolen[4]: 1 stolen card, but seat 4 has had 0 pairs that steal one"),
+    (dict(extra={}), ("not supported yet: describe the table before or after the special actions (seat 3's pair "
+                      "of 2s has acted by now, but seat 3 holds 0 extra cards)")),
+    (dict(discarded=""), ("not supported yet: describe the table before or after the special actions (1 pair "
+                          "among the table cards that discard a card has acted by now, but 0 cards are discarded)")),
+    (dict(discarded="Td 9h"), "discarded: 2 cards, but the seats have had 1 pair that discards one"),
+    (dict(up={**BASE.up, "4": "8s Td"}, discarded="9h"), "the seats hold 12 of the 12 dealt on 5th street with"),
+    (dict(up={**BASE.up, "4": ""}), "table cards: the seats hold 10 of the 12 dealt"),
+    (dict(up={k: v for k, v in BASE.up.items() if k != "4"}), "up: give seat 4's table cards"),
+    (dict(acted={1: "7"}), "acted[1]: a pair of 7s does nothing under special_pairs"),
+    (dict(acted={1: "Z"}), "acted[1]: unknown rank 'Z'"),
+    (dict(up={0: "", 1: "", 2: "", 3: "", 4: ""}, offer=None, to=None, refusals=0),
+     "no seat has a table card"),
+    (dict(gone="??"), "gone: a buried card was seen face up; give it"),
+    (dict(me=5), "me: seat 5 is not a seat"),
+])
+def test_impossible_tables_are_refused_with_what_is_wrong(change, message):
+    inp = get_variant("tw").inputs(5)
+    with pytest.raises(WantitError, match=re.escape(message)):
+        table_state(inp, replace(BASE, **change))
+
+
+def test_acted_needs_two_table_cards_and_fees_need_an_offer():
+    inp = get_variant("tw").inputs(2)
+    with pytest.raises(WantitError, match=r"acted\[0\]: seat 0 had 1 table card when special pairs last acted"):
+        table_state(inp, tw(2, up={0: "Ah", 1: "Kd"}, acted={0: "5"}))
+    with pytest.raises(WantitError, match=r"fees\[1\]: 4 chips .* no card has been offered to it yet"):
+        table_state(inp, tw(2, up={0: "Ah", 1: "Kd"}, fees={1: 4}))
+    with pytest.raises(WantitError, match="a selection_rejection table has no fees"):
+        table_state(get_variant("sr").inputs(2), Table("sr", players=2, fees={1: 4}))
+
+
+def test_the_example_state_file_and_its_cli_json(capsys):
+    table = load_table(EXAMPLE)
+    assert table.variant == "train_wreck" and table.offer == "Kd" and table.extra == {"3": "Jd"}
+    main(["equity", "train_wreck", "--state", str(EXAMPLE), "--format", "json", "--precision", "0.02"])
+    data = json.loads(capsys.readouterr().out)
+    assert data["meta"]["exact"] is False and data["meta"]["players"] == 5 and data["meta"]["unseen"] == 35
+    seats = data["seats"]
+    assert [s["seat"] for s in seats] == list(range(5))
+    assert abs(sum(s["share"] for s in seats) - 1) < 1e-9 and abs(sum(s["ev"] for s in seats)) < 1e-9
+    assert all(s["p_low"] == 0 for s in seats)  # high only
+    assert 1.96 * seats[0]["share_se"] < 0.02
+
+
+def test_train_wreck_flags_describe_a_table_and_override_the_file(capsys):
+    # The start of 5th street: seat 0's pair of 2s got the extra 9s; the dealer paid 4 and buried the Qs.
+    main(["equity", "tw", "-n", "2", "--up", "0=2h 2c", "--up", "1=Kd 7d", "--extra", "0=9s", "--fee", "1=4",
+          "--gone", "Qs", "--dealer", "1", "--format", "json", "--precision", "0.05"])
+    assert json.loads(capsys.readouterr().out)["meta"]["unseen"] == 52 - 6
+    with pytest.raises(SystemExit) as exc:
+        main(["equity", "tw", "--state", str(EXAMPLE), "--fee", "1=0"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.count("\n") == 1 and "fees[1]: seat 1 refused the card on offer" in err
+
+
+def describe(kernel_state, n):
+    """The ``Table`` of a deal the kernel stopped at an offer, read off its state."""
+    st = kernel_state
+    view = lambda name: TW.STATE.view(st, name)
+    text = lambda cs: " ".join(card_text(int(c)) for c in cs)
+    hole, up, extra, stolen, fees, acted = {}, {}, {}, {}, {}, {}
+    for s in range(n):
+        hole[s] = text(c for c in view("hole")[s] if c != NO_CARD)
+        order = view("up")[s, :view("n_up")[s]]
+        for name, out in (("table", up), ("extra", extra), ("stolen", stolen)):
+            out[s] = text(c for c in order if int(view(name)[s]) & int(card_bit(int(c))))
+        fees[s] = int(C.POT_STATE.view(st, "paid")[s]) - 1
+        bits = int(view("triggered")[s]) & ~int(view("pending")[s])
+        acted[s] = "".join("23456789TJQKA"[r] for r in range(13) if bits >> r & 1)
+    return Table("train_wreck", players=n, dealer=int(st[C.B.dealer]), hole=hole, up=up, extra=extra,
+                 stolen=stolen, fees=fees, acted=acted, gone=text(view("buried")[:view("n_buried")[0]]),
+                 discarded=text(C.POT_STATE.view(st, "dead")[:st[C.P.n_dead]]), street=int(view("street")[0]),
+                 offer=card_text(int(view("offered")[0])), to=int(st[C.B.turn]), refusals=int(view("refusals")[0]))
+
+
+@pytest.mark.parametrize("rules", [None, {"special_timing": "immediate"}, {"pairs_count_extras": True},
+                                   {"targets": "any_face_up"}, {"retrigger": True},
+                                   {"special_pairs": "2=extra_card,3=discard_opp,4=discard_opp,5=steal_opp,"
+                                                     "6=steal_opp,7=extra_card,8=discard_opp"}])
+def test_a_table_read_off_a_deal_stopped_at_an_offer_is_the_kernels_own_state(rules):
+    # Deals played from the start and stopped at an offer; the table a player sees there (every hole card
+    # known) built afresh is the kernel's state: every field play reads, the same cards left in the stock.
+    n = 5
+    inp = get_variant("tw").inputs(n, rules=rules, policies=["always_pay", "heuristic", "always_pay",
+                                                             "always_accept", "always_pay"])
+    rng = np.random.default_rng(7)
+    skip = {"stock", "deck", "decisions", "events", "up", "resolver", "res_step"}
+    compared = paid = buried = starts = 0
+    for deal in range(150):
+        st = new_state(inp, dealer=deal % n)
+        played = play_state(inp, st, new_stream(9, deal), stop=int(rng.integers(0, 13)))
+        if played.finished or st[C.B.phase] != TW.PH_PAY or events(played, C.EV_RESHUFFLE):
+            continue
+        built = table_state(inp, describe(st, n))
+        for name in TW.STATE.offsets:
+            if name not in skip:
+                assert np.array_equal(TW.STATE.view(built, name), TW.STATE.view(st, name)), (deal, name)
+        for s in range(n):
+            a, b = (sorted(TW.STATE.view(x, "up")[s, :TW.STATE.view(x, "n_up")[s]].tolist()) for x in (built, st))
+            assert a == b, (deal, s)
+        left = lambda x: set(C.POT_STATE.view(x, "stock")[x[C.P.deck]:x[C.P.deck + 1]].tolist())
+        assert left(built) == left(st), deal
+        if TW.STATE.get(st, "step") == 1:  # the street's first offer: the same table at the street's start
+            start = table_state(inp, replace(describe(st, n), offer=None, to=None, refusals=0))
+            assert start[C.B.phase] == TW.PH_STREET and TW.STATE.get(start, "street") == TW.STATE.get(st, "street")
+            for name in ("triggered", "pending", "table", "extra", "stolen", "hole_mask"):
+                assert np.array_equal(TW.STATE.view(start, name), TW.STATE.view(st, name)), (deal, name)
+            starts += 1
+        compared += 1
+        paid += TW.STATE.get(st, "refusals") > 0
+        buried += TW.STATE.get(st, "n_buried") > 0
+    assert compared > 60 and paid > 10 and buried > 10 and starts > 10
