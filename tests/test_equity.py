@@ -185,7 +185,7 @@ def test_flags_override_the_state_file(capsys):
     (["equity", "sr", "--hole", "As Ks"], "should look like SEAT=CARDS"),
     (["equity", "sr", "--precision", "0"], "precision 0 must be between 0 and 1"),
     (["equity", "sr", "--max-deals", "0"], "max_deals 0 must be"),
-    (["equity", "anaconda"], "built for selection_rejection so far"),
+    (["equity", "do_ya"], "built for selection_rejection, anaconda so far"),
     (["equity", "selection"], "scored on a board"),
     (["equity", "sr", "--state", "/nonexistent/x.toml"], "not found"),
 ])
