@@ -272,12 +272,19 @@ def _table_options(command):
         click.option("--hole", "hole_items", multiple=True, metavar="SEAT=CARDS",
                      help="A seat's face-down cards, '??' for an unknown one (missing: all unknown); repeatable."),
         click.option("--up", "up_items", multiple=True, metavar="SEAT=CARDS",
-                     help="A seat's face-up cards in the order taken; repeatable."),
-        click.option("--gone", default="", metavar="CARDS", help="Cards out of play and seen: refused, dead."),
+                     help="A seat's face-up cards in the order taken (Anaconda: rolled); repeatable."),
+        click.option("--gone", default="", metavar="CARDS",
+                     help="Cards out of play and seen: refused, dead (Anaconda: my discards)."),
         click.option("--offer", default=None, metavar="CARD", help="The card on offer now."),
         click.option("--to", "offer_to", type=int, default=None,
                      help="The seat it is offered to (without --offer: the seat the next card goes to)."),
         click.option("--refusals", type=int, default=0, show_default=True, help="Refusals of the card on offer."),
+        click.option("--phase", default=None, metavar="STAGE",
+                     help="Anaconda: 'pass N' (before the N-th pass), 'keep' or 'roll' (default: inferred)."),
+        click.option("--passed", "passed_items", multiple=True, metavar="CARDS",
+                     help="Anaconda: the packet I passed, one per pass so far, in order; repeatable."),
+        click.option("--received", "received_items", multiple=True, metavar="CARDS",
+                     help="Anaconda: the packet passed to me, one per pass so far, in order; repeatable."),
         click.option("--state", "state_file", type=click.Path(dir_okay=False), default=None,
                      help="A table described in a TOML or JSON file (examples/); flags given too override it."),
     ]):
@@ -285,19 +292,23 @@ def _table_options(command):
     return command
 
 
-def _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, state_file):
+def _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, state_file,
+           phase=None, passed_items=(), received_items=()):
     from dataclasses import replace
 
     from .table import load_table, table_from_flags
 
-    flags = table_from_flags(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals)
+    flags = table_from_flags(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals,
+                             phase=phase, passed=passed_items, received=received_items)
     if state_file is None:
         return flags
     table = load_table(state_file, variant)
     given = {}
     for name, value, default in (("players", players, None), ("dealer", dealer, None), ("me", me, 0),
                                  ("hole", flags.hole, {}), ("up", flags.up, {}), ("gone", gone, ""),
-                                 ("offer", offer, None), ("to", offer_to, None), ("refusals", refusals, 0)):
+                                 ("offer", offer, None), ("to", offer_to, None), ("refusals", refusals, 0),
+                                 ("phase", phase, None), ("passed", list(passed_items), []),
+                                 ("received", list(received_items), [])):
         if value != default:
             given[name] = {**table.hole, **value} if name == "hole" else {**table.up, **value} if name == "up" \
                 else value
@@ -317,14 +328,15 @@ def _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offe
 @click.option("--threads", type=int, default=None, help="Numba threads (default: all).")
 @click.option("--all", "all_seats", is_flag=True, help="Show every seat, not only mine.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-def equity(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, state_file,
-           policy_items, rule_items, precision, max_deals, seed, threads, all_seats, fmt):
+def equity(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, phase, passed_items,
+           received_items, state_file, policy_items, rule_items, precision, max_deals, seed, threads, all_seats, fmt):
     """My chances from a described table of VARIANT: each seat's expected share of
     the pot and net, and how often it wins high, low and the whole pot, from deals
     played on with the unknown cards dealt at random and every seat on its policy.
 
     \b
     e.g. wantit equity sr -n 4 --hole 0="As Ks" --up 0="Ah" --up 1="7c" --up 2="Td" --up 3=""
+         wantit equity anaconda --hole 0="As Ks Qs 9s 4s 8d 8h" --passed "2c 3d 7h"
     \b
     Columns (table; JSON "seats" has share, share_se, ev, ev_se, p_high, p_low, p_scoop):
       share      expected fraction of the pot, with its 95% interval
@@ -334,7 +346,8 @@ def equity(variant, players, dealer, me, hole_items, up_items, gone, offer, offe
     from .equity import equity as run_equity
     from .progress import ProgressBar
 
-    table = _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, state_file)
+    table = _table(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, state_file,
+                   phase, passed_items, received_items)
     with ProgressBar(max_deals, "deals") as progress:
         result = run_equity(table, policies=_policy_specs(policy_items), rules=_key_values(rule_items, "--rule"),
                             precision=precision, max_deals=max_deals, seed=seed, threads=threads, progress=progress)
