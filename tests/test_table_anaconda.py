@@ -267,6 +267,53 @@ def test_what_i_passed_and_received_is_the_evidence_my_next_pass_reads():
         table_state(inp, done)
 
 
+def text(cards):
+    return " ".join("23456789TJQKA"[c >> 2] + "cdhs"[c & 3] for c in sorted(cards))
+
+
+@pytest.mark.parametrize("schedule,stop", [
+    ("3-2-1-left", 5), ("left-right-left", 10), ("3-2-1-spread", 15),  # before a pass, after the passes
+    ("3-2-1-left", 17), ("one-pass", 9),  # seat 0 has kept (and stacked) its five
+    ("3-2-1-left", 25), ("one-pass", 15),  # the stacks made and rolled: the declarations next
+])
+def test_a_table_described_from_a_played_deal_plays_on_as_the_deal_does(schedule, stop):
+    """A deal played to a pause, then described from seat 0's chair with every hand
+    known: the described table plays on to the same end (the policies without
+    spite, which reads what the others passed each other, unknown to seat 0)."""
+    inp = V.inputs(5, policies="heuristic:spite_weight=0", rules={"pass_schedule": schedule})
+    from analyzer.engine import new_state
+
+    deal = play_state(inp, new_state(inp, dealer=4), new_stream(11, 0), stop=stop)
+    st = deal.state
+    passes = [tuple(int(x) for x in e[1:5]) for e in deal.events if e[0] == C.EV_PASS]  # seat, card, to, phase
+    done = max((p[3] for p in passes), default=0)
+    passed = [text(c for s, c, r, ph in passes if s == 0 and ph == k) for k in range(1, done + 1)]
+    received = [text(c for s, c, r, ph in passes if r == 0 and ph == k) for k in range(1, done + 1)]
+    hands = {s: text(cards_of(m)) for s, m in enumerate(A.STATE.view(st, "hand")[:5])}
+    if st[C.B.phase] == C.PH_DECLARE:  # the stacks rolled: describe the roll
+        ups = {s: [int(c) for c in A.STATE.view(st, "up")[s]] for s in range(5)}
+        holes = {s: [int(A.STATE.view(st, "hole")[s, 0])] for s in range(5)}
+        table = Table("anaconda", players=5, dealer=4, up=ups, hole=holes)
+    else:
+        kept = cards_of(A.STATE.view(st, "kept")[0])
+        if kept:  # my five and my discards
+            hands[0], gone = text(kept), text(cards_of(A.STATE.view(st, "hand")[0]) - kept)
+        table = Table("anaconda", players=5, dealer=4, hole=hands, passed=passed, received=received,
+                      gone=gone if kept else "")
+    described = table_state(inp, table)
+    if st[C.B.phase] != C.PH_DECLARE:
+        mine = A.STATE.view(st, "kept" if kept else "hand")[0]  # the kernel's hand keeps the discards
+        assert A.STATE.view(described, "hand")[0] == mine
+        assert (A.STATE.view(described, "hand")[1:] == A.STATE.view(st, "hand")[1:]).all()
+        for r, s in [(r, s) for r in range(5) for s in range(5) if 0 in (r, s)]:
+            assert A.STATE.view(described, "received")[r, s] == A.STATE.view(st, "received")[r, s]
+    end = play_state(inp, st, new_stream(11, 0))
+    again = play_state(inp, described, new_stream(12, 0))
+    assert end.finished and again.finished
+    assert (again.result == end.result).all()
+    assert (A.STATE.view(again.state, "kept") == A.STATE.view(end.state, "kept")).all()
+
+
 # ---------------------------------------------------------------- (5) impossible tables
 
 H7 = "As Ks Qs 9s 4s 8d 8h"
