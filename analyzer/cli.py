@@ -272,8 +272,9 @@ def _table_options(command):
         click.option("--hole", "hole_items", multiple=True, metavar="SEAT=CARDS",
                      help="A seat's face-down cards, '??' for an unknown one (missing: all unknown); repeatable."),
         click.option("--up", "up_items", multiple=True, metavar="SEAT=CARDS",
-                     help="A seat's face-up cards in the order taken; repeatable."),
-        click.option("--gone", default="", metavar="CARDS", help="Cards out of play and seen: refused, dead."),
+                     help="A seat's face-up cards in the order taken (Anaconda: rolled); repeatable."),
+        click.option("--gone", default="", metavar="CARDS",
+                     help="Cards out of play and seen: refused, dead (Anaconda: my discards)."),
         click.option("--offer", default=None, metavar="CARD", help="The card on offer now."),
         click.option("--to", "offer_to", type=int, default=None,
                      help="The seat it is offered to (without --offer: the seat the next card goes to)."),
@@ -295,6 +296,12 @@ def _table_options(command):
                      help="Train Wreck: the chips a seat has paid in fees this deal; repeatable."),
         click.option("--acted", "acted_items", multiple=True, metavar="SEAT=RANKS",
                      help="Train Wreck: ranks whose pair has acted for a seat and was broken since; repeatable."),
+        click.option("--phase", default=None, metavar="STAGE",
+                     help="Anaconda: 'pass N' (before the N-th pass), 'keep' or 'roll' (default: inferred)."),
+        click.option("--passed", "passed_items", multiple=True, metavar="CARDS",
+                     help="Anaconda: the packet I passed, one per pass so far, in order; repeatable."),
+        click.option("--received", "received_items", multiple=True, metavar="CARDS",
+                     help="Anaconda: the packet passed to me, one per pass so far, in order; repeatable."),
         click.option("--state", "state_file", type=click.Path(dir_okay=False), default=None,
                      help="A table described in a TOML or JSON file (examples/); flags given too override it."),
     ]):
@@ -303,7 +310,8 @@ def _table_options(command):
 
 
 def _table(variant, state_file, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, pool,
-           history, street, extra_items, stolen_items, discarded, fee_items, acted_items):
+           history, street, extra_items, stolen_items, discarded, fee_items, acted_items, phase, passed_items,
+           received_items):
     """The table the flags describe; with ``--state``, the file's table with the
     flags given on top (a seat's cards given by flag replace the file's)."""
     from dataclasses import fields, replace
@@ -312,7 +320,8 @@ def _table(variant, state_file, players, dealer, me, hole_items, up_items, gone,
 
     flags = table_from_flags(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals,
                              history=history, pool=pool, street=street, extra=extra_items, stolen=stolen_items,
-                             discarded=discarded, fees=fee_items, acted=acted_items)
+                             discarded=discarded, fees=fee_items, acted=acted_items, phase=phase,
+                             passed=passed_items, received=received_items)
     if state_file is None:
         return flags
     table = load_table(state_file, variant)
@@ -350,6 +359,7 @@ def equity(variant, state_file, policy_items, rule_items, precision, max_deals, 
 
     \b
     e.g. wantit equity sr -n 4 --hole 0="As Ks" --up 0="Ah" --up 1="7c" --up 2="Td" --up 3=""
+         wantit equity anaconda --hole 0="As Ks Qs 9s 4s 8d 8h" --passed "2c 3d 7h"
     \b
     Columns (table; JSON "seats" has share, share_se, ev, ev_se, p_high, p_low, p_scoop):
       share      expected fraction of the pot, with its 95% interval

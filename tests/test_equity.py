@@ -217,7 +217,6 @@ def test_flags_override_the_state_file(capsys):
     (["equity", "sr", "--hole", "As Ks"], "should look like SEAT=CARDS"),
     (["equity", "sr", "--precision", "0"], "precision 0 must be between 0 and 1"),
     (["equity", "sr", "--max-deals", "0"], "max_deals 0 must be"),
-    (["equity", "anaconda"], "built for selection_rejection, do_ya, train_wreck so far"),
     (["equity", "selection"], "scored on a board"),
     (["equity", "sr", "--state", "/nonexistent/x.toml"], "not found"),
 ])
@@ -348,3 +347,10 @@ def test_fields_of_another_game_are_refused():
         equity(Table("sr", players=3, fees={0: 4}))
     with pytest.raises(WantitError, match="history: reading the choices seen is built for selection_rejection"):
         equity(Table("do_ya", players=3, history="0 refuses As"))
+
+
+def test_a_game_without_a_table_builder_is_named():
+    inp = get_variant("selection").inputs(2)
+    with pytest.raises(WantitError, match="describing a table is built for selection_rejection, do_ya, anaconda, "
+                                          "train_wreck so far, not selection"):
+        table_state(inp, Table("selection", players=2))

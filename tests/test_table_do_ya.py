@@ -306,7 +306,7 @@ def test_max_rejections_one_bounds_the_pool_and_the_refusals():
 
 
 def test_selection_rejection_refuses_a_pool():
-    with pytest.raises(WantitError, match="selection_rejection keeps no rejects on the table"):
+    with pytest.raises(WantitError, match="pool: a selection_rejection table has no pool .only do_ya tables have it"):
         table_state(get_variant("sr").inputs(4), Table("sr", players=4, pool="2c"))
 
 
