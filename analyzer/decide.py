@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from kernels.cards import card_bit
 from kernels.games import common as C
 
 from .cards import card_text
@@ -30,7 +31,8 @@ PROBES = 8  # streams tried to check that the decision does not depend on unseen
 
 
 def _mask_cards(mask):
-    return " ".join(card_text(c) for c in range(52) if mask >> c & 1)
+    """The cards of a kernel card mask (``kernels.cards.card_bit``), in code order."""
+    return " ".join(card_text(c) for c in range(52) if int(mask) & int(card_bit(c)))
 
 
 def action_text(kind, action, inp=None):

@@ -336,9 +336,10 @@ def _next_in(members, after, n):
 
 
 def _mask(cards):
+    """The kernels' card mask (``kernels.cards.card_bit``) of ``cards``, as an int."""
     m = 0
     for c in cards:
-        m |= 1 << c
+        m |= int(card_bit(c))
     return m
 
 

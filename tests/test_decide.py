@@ -77,3 +77,16 @@ def test_decide_json_schema(capsys):
     assert [a["action"] for a in data["actions"]] == ["take", "refuse"]
     assert all(set(a) == {"action", "code", "ev", "ev_se"} for a in data["actions"])
     assert data["best"] in ("take", "refuse") and data["edge"] >= 0
+
+
+def test_actions_are_named_by_their_cards():
+    from analyzer.decide import action_text
+    from kernels.cards import card_bit
+
+    from analyzer.cards import parse_cards
+
+    mask = sum(int(card_bit(int(c))) for c in parse_cards("8d 8h"))
+    assert action_text("pass", mask) == "pass 8d 8h"
+    assert action_text("keep", mask) == "keep 8d 8h"
+    assert action_text("pool", 52) == "fresh card" and action_text("pool", 51) == "take As"
+    assert action_text("target", 64 * 2 + 52) == "seat 2's hole card, blind"

@@ -354,3 +354,16 @@ def test_a_game_without_a_table_builder_is_named():
     with pytest.raises(WantitError, match="describing a table is built for selection_rejection, do_ya, anaconda, "
                                           "train_wreck so far, not selection"):
         table_state(inp, Table("selection", players=2))
+
+
+def test_the_history_rows_hold_up_cards_as_the_kernels_card_masks():
+    from analyzer.table import condition_data
+
+    table = Table("sr", players=3, dealer=2, up={0: "As Kd", 1: "7c", 2: "2h"},
+                  history="0 takes As; 1 takes 7c; 2 takes 2h; 1 refuses Kd; 2 refuses Kd; 0 takes Kd")
+    inp = get_variant("sr").inputs(3)
+    rows = condition_data(inp, table).reshape(-1, SR.HISTORY_WIDTH)
+    by_seat = {int(r[0]): r for r in rows if r[2] == 0}  # the refusals of round 2
+    assert int(by_seat[1][3]) == int(card_bit(codes("7c")[0]))  # seat 1's up cards then: the 7c
+    assert int(by_seat[1][4]) == int(card_bit(codes("2h")[0]))  # the next seat, 2, shows the 2h
+    assert int(by_seat[2][4]) == int(card_bit(codes("As")[0]))  # and after it seat 0, the As
