@@ -102,6 +102,11 @@ class DecisionResult:
 def _the_decision(inp, st, seed, me):
     """``(kind, seat, actions)`` of the first decision from ``st``, the same on every
     probe stream (else the decision depends on cards not dealt yet)."""
+    from dataclasses import replace
+
+    from .engine import EMPTY_I
+
+    inp = replace(inp, idata=EMPTY_I)  # the decision is the same whatever --condition keeps
     seen = set()
     for k in range(PROBES):
         probe = play_state(inp, st.copy(), new_stream(seed, k), stop=0, trace=False)

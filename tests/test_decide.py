@@ -90,3 +90,14 @@ def test_actions_are_named_by_their_cards():
     assert action_text("keep", mask) == "keep 8d 8h"
     assert action_text("pool", 52) == "fresh card" and action_text("pool", 51) == "take As"
     assert action_text("target", 64 * 2 + 52) == "seat 2's hole card, blind"
+
+
+def test_decide_conditioned_on_the_choices_seen():
+    # Seat 0 refused the As (it takes a card only when it pairs); seat 1 took it; the
+    # next card goes to me, seat 2.
+    table = Table("sr", players=4, dealer=3, me=2, hole={2: "Kh Kc"}, up={1: "As"},
+                  history="0 refuses As; 1 takes As")
+    policies = {"all": "heuristic", 0: "heuristic:take_threshold=0.9,draw_weight=0,deny_weight=0"}
+    r = decide(table, policies=policies, condition=True, max_deals=4000, seed=5)
+    assert r.meta["kind"] == "offer" and r.meta["conditioned"]
+    assert r.meta["effective_sample_size"] == r.meta["deals"] < r.meta["deals_played"]
