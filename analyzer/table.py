@@ -111,10 +111,14 @@ def _cards(value, where):
 
 
 def _seat(value, n, where):
-    try:
-        s = whole(value, where) if not isinstance(value, str) else int(value) if value.strip().isdecimal() else None
-    except WantitError:
-        s = None
+    """A seat number 0..n-1 from an int or decimal text; anything else is refused."""
+    if isinstance(value, str):
+        s = int(value) if value.strip().isdecimal() else None
+    else:
+        try:
+            s = whole(value, where)
+        except WantitError:
+            s = None
     if s is None or not 0 <= int(s) < n:
         raise WantitError(f"{where}: seat {value!r} is not a seat 0..{n - 1}")
     return int(s)
