@@ -263,8 +263,9 @@ def deal(variant, players, seed, deal_index, policy_items, rule_items, stacked, 
     click.echo(wrap_text(text))
 
 
-def _table_options(command):
-    """The flags that describe a table (``analyzer.table``)."""
+def _query_options(command):
+    """The flags of a query at a described table (``analyzer.table``): the table,
+    then the policies, rules, seed, threads, --condition and the output format."""
     for decorator in reversed([
         click.option("--players", "-n", type=int, default=None, help="Number of players (default: the variant's)."),
         click.option("--dealer", type=int, default=None, help="The dealer's seat (default: the last seat)."),
@@ -304,6 +305,16 @@ def _table_options(command):
                      help="Anaconda: the packet passed to me, one per pass so far, in order; repeatable."),
         click.option("--state", "state_file", type=click.Path(dir_okay=False), default=None,
                      help="A table described in a TOML or JSON file (examples/); flags given too override it."),
+        click.option("--policy", "policy_items", multiple=True, metavar="SEAT=PRESET[:k=v,...]",
+                     help="Policy for a seat (or 'all'), for every decision still to come; repeatable "
+                          "(default: the variant's default field)."),
+        click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE", help="A rules option; repeatable."),
+        click.option("--seed", "-s", type=int, default=0, show_default=True),
+        click.option("--threads", type=int, default=None, help="Numba threads (default: all)."),
+        click.option("--condition", is_flag=True,
+                     help="Keep only deals whose unknown hole cards agree with the --history under the seats' "
+                          "policies."),
+        click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True),
     ]):
         command = decorator(command)
     return command
@@ -336,21 +347,13 @@ def _table(variant, state_file, players, dealer, me, hole_items, up_items, gone,
 
 @cli.command()
 @click.argument("variant")
-@_table_options
-@click.option("--policy", "policy_items", multiple=True, metavar="SEAT=PRESET[:k=v,...]",
-              help="Policy for a seat (or 'all'); repeatable (default: the variant's default field).")
-@click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE", help="A rules option; repeatable.")
+@_query_options
 @click.option("--precision", type=float, default=0.005, show_default=True,
-              help="Stop when the 95%% interval on my share of the pot is this narrow on either side.")
+              help="Stop when the 95% interval on my share of the pot is this narrow on either side.")
 @click.option("--max-deals", type=int, default=1_000_000, show_default=True, help="The most deals to play.")
-@click.option("--seed", "-s", type=int, default=0, show_default=True)
-@click.option("--threads", type=int, default=None, help="Numba threads (default: all).")
 @click.option("--all", "all_seats", is_flag=True, help="Show every seat, not only mine.")
 @click.option("--no-exact", "no_exact", is_flag=True,
               help="Sample even where the unknown cards are few enough to enumerate with no choice left.")
-@click.option("--condition", is_flag=True,
-              help="Keep only deals whose unknown hole cards agree with the --history under the seats' policies.")
-@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 def equity(variant, state_file, policy_items, rule_items, precision, max_deals, seed, threads, all_seats, no_exact,
            condition, fmt, **table_flags):
     """My chances from a described table of VARIANT: each seat's expected share of
@@ -384,19 +387,11 @@ def equity(variant, state_file, policy_items, rule_items, precision, max_deals, 
 
 @cli.command()
 @click.argument("variant")
-@_table_options
-@click.option("--policy", "policy_items", multiple=True, metavar="SEAT=PRESET[:k=v,...]",
-              help="Policy for a seat (or 'all'): every later decision follows it; repeatable.")
-@click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE", help="A rules option; repeatable.")
+@_query_options
 @click.option("--precision", type=float, default=0.01, show_default=True,
-              help="Stop when the best action's edge is known to this many antes (95%% half-width).")
+              help="Stop when the best action's edge is known to this many antes (95% half-width).")
 @click.option("--max-deals", type=int, default=200_000, show_default=True,
               help="The most deals played after each action.")
-@click.option("--seed", "-s", type=int, default=0, show_default=True)
-@click.option("--threads", type=int, default=None, help="Numba threads (default: all).")
-@click.option("--condition", is_flag=True,
-              help="Keep only deals whose unknown hole cards agree with the --history under the seats' policies.")
-@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 def decide(variant, state_file, policy_items, rule_items, precision, max_deals, seed, threads, condition, fmt,
            **table_flags):
     """Should I take it? Every legal action of my decision at a described table of

@@ -20,9 +20,9 @@ from kernels.games import common as C
 
 from .cards import card_text
 from .engine import decision, new_stream, play_batch, play_state
-from .equity import MIN_DEALS, Z95, setup
+from .equity import MIN_DEALS, Z95, check_agreement, counted, setup
 from .errors import WantitError
-from .runs import whole
+from .runs import numba_threads, whole
 from .table import Table
 from .text import fit_frame, wrap_line
 
@@ -128,7 +128,6 @@ def decide(table: Table, policies=None, rules=None, precision=0.01, max_deals=20
     """Every legal action of my decision at ``table`` (see the module docstring).
     Stops when the edge of the best action is known to ``precision`` antes (95%
     half-width), or when it is clearly positive, or at ``max_deals``."""
-    import numba
     import pandas as pd
 
     v, n, inp, st, ante, me, _ = setup(table, policies, rules, condition)
@@ -146,9 +145,6 @@ def decide(table: Table, policies=None, rules=None, precision=0.01, max_deals=20
     total = np.zeros(k)
     cross = np.zeros((k, k))  # sums of net_a * net_b over deals: the variances of every paired difference
     deals = played = 0  # deals kept (all but those --condition rejects), deals played
-    previous = numba.get_num_threads()
-    if threads is not None:
-        numba.set_num_threads(whole(threads, "threads"))
     started = time.perf_counter()
     interrupted = False
     chunk = FIRST_CHUNK
@@ -165,43 +161,36 @@ def decide(table: Table, policies=None, rules=None, precision=0.01, max_deals=20
         return mean, np.sqrt(np.maximum(np.diag(cov), 0.0) * scale / deals), best, second, edge, \
             math.sqrt(var * scale / deals)
 
-    try:
-        while played < max_deals:
-            count = min(chunk, max_deals - played)
-            nets = np.empty((count, k))
-            kept = None
-            for j, a in enumerate(actions):
-                rows = play_batch(inp, st, seed, played, count, rotate_dealer=False, forced=a)
-                carry = res.view(rows, "carry")[:, 0]
-                if (carry == C.EXHAUSTED).any():
-                    raise WantitError("the stock ran out before the deal was complete: the described table "
-                                      "leaves too few cards")
-                kept = carry != C.REJECTED  # the same deals for every action: the check precedes the decision
-                nets[:, j] = (res.view(rows, "payout")[:, me] - res.view(rows, "paid")[:, me]) / ante
-            nets = nets[kept]
-            total += nets.sum(axis=0)
-            cross += nets.T @ nets
-            deals += len(nets)
-            played += count
+    with numba_threads(threads):
+        try:
+            while played < max_deals:
+                count = min(chunk, max_deals - played)
+                nets = np.empty((count, k))
+                kept = None
+                for j, a in enumerate(actions):
+                    rows = play_batch(inp, st, seed, played, count, rotate_dealer=False, forced=a)
+                    kept = counted(v, rows)  # the same deals for every action: the check precedes the decision
+                    nets[:, j] = (res.view(rows, "payout")[:, me] - res.view(rows, "paid")[:, me]) / ante
+                nets = nets[kept]
+                total += nets.sum(axis=0)
+                cross += nets.T @ nets
+                deals += len(nets)
+                played += count
+                if deals < 2:
+                    check_agreement(deals, played)
+                    continue
+                if progress is not None:
+                    progress(played, max_deals)
+                if k == 1:
+                    break
+                _, _, _, _, edge, edge_se = standing()
+                if deals >= MIN_DEALS and (Z95 * edge_se < precision or edge - 2 * Z95 * edge_se > 0):
+                    break
+                chunk = int(min(max(chunk * 2, 2_000), 200_000))
+        except KeyboardInterrupt:
+            interrupted = True
             if deals < 2:
-                if played >= 20_000:
-                    raise WantitError(f"no deal of {played:,} agrees with the choices seen: under these policies "
-                                      f"the history is (nearly) impossible")
-                continue
-            if progress is not None:
-                progress(played, max_deals)
-            if k == 1:
-                break
-            _, _, _, _, edge, edge_se = standing()
-            if deals >= MIN_DEALS and (Z95 * edge_se < precision or edge - 2 * Z95 * edge_se > 0):
-                break
-            chunk = int(min(max(chunk * 2, 2_000), 200_000))
-    except KeyboardInterrupt:
-        interrupted = True
-        if deals < 2:
-            raise
-    finally:
-        numba.set_num_threads(previous)
+                raise
     mean, se, best, second, edge, edge_se = standing()
     names = [action_text(kind, a, inp) for a in actions]
     frame = pd.DataFrame({"action": names, "code": actions, "ev": mean, "ev_se": se,

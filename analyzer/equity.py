@@ -19,7 +19,7 @@ from kernels.games.common import EXHAUSTED, REJECTED, UNITS, B, P
 from .engine import play_batch
 from .exact import exact_equity
 from .errors import WantitError
-from .runs import check_seed, whole
+from .runs import check_seed, numba_threads, whole
 from .table import Table, condition_data, table_state
 from .text import fit_frame, wrap_line
 from .variants import get_variant
@@ -27,6 +27,25 @@ from .variants import get_variant
 Z95 = 1.959963984540054
 MIN_DEALS = 1_000  # before the first stopping check: a standard error needs deals behind it
 FIRST_CHUNK = 4_000
+
+
+NO_AGREEMENT_AFTER = 20_000  # deals played with none kept: the choices seen are (nearly) impossible
+
+
+def counted(v, rows):
+    """Which result rows count: False for a deal ``--condition`` rejected (its unknown
+    cards contradict the choices seen); a deal the stock ran out on is an error."""
+    carry = v.result.view(rows, "carry")[:, 0]
+    if (carry == EXHAUSTED).any():
+        raise WantitError("the stock ran out before the deal was complete: the described table leaves too few cards")
+    return carry != REJECTED
+
+
+def check_agreement(kept, played):
+    """Refuse a history no deal agrees with, once enough deals have been played."""
+    if kept < 2 and played >= NO_AGREEMENT_AFTER:
+        raise WantitError(f"no deal of {played:,} agrees with the choices seen: under these policies the history "
+                          f"is (nearly) impossible")
 
 
 @dataclass
@@ -51,12 +70,8 @@ class _Sums:
 
     def add(self, v, rows, n, ante):
         res = v.result
-        carry = res.view(rows, "carry")[:, 0]
-        if (carry == EXHAUSTED).any():
-            raise WantitError("the stock ran out before the deal was complete: the described table leaves too "
-                              "few cards")
         self.tried += rows.shape[0]
-        rows = rows[carry != REJECTED]  # unknown cards that contradict the choices seen (--condition)
+        rows = rows[counted(v, rows)]
         payout = res.view(rows, "payout")[:, :n]
         paid = res.view(rows, "paid")[:, :n]
         pot = paid.sum(axis=1, keepdims=True) + self.carried_in
@@ -181,7 +196,6 @@ def equity(table: Table, policies=None, rules=None, precision=0.005, max_deals=1
     the effective sample size is the number kept). ``exact``: enumerate the unknown
     cards where no choice is left and they are few enough (``analyzer.exact``);
     False: always sample."""
-    import numba
     import pandas as pd
 
     v, n, inp, st, ante, me, unseen = setup(table, policies, rules, condition)
@@ -201,36 +215,30 @@ def equity(table: Table, policies=None, rules=None, precision=0.005, max_deals=1
         return _exact_result(v, n, st, ante, me, unseen, enumerated, values, precision, max_deals, seed, rules)
     sums = _Sums.empty(n)
     sums.carried_in = float(st[P.carried_in]) / UNITS
-    previous = numba.get_num_threads()
-    if threads is not None:
-        numba.set_num_threads(whole(threads, "threads"))
     started = time.perf_counter()
     interrupted = False
     chunk = FIRST_CHUNK
-    try:
-        while sums.tried < max_deals:
-            count = min(chunk, max_deals - sums.tried)
-            sums.add(v, play_batch(inp, st, seed, sums.tried, count, rotate_dealer=False), n, ante)
-            if progress is not None:
-                progress(sums.tried, max_deals)
+    with numba_threads(threads):
+        try:
+            while sums.tried < max_deals:
+                count = min(chunk, max_deals - sums.tried)
+                sums.add(v, play_batch(inp, st, seed, sums.tried, count, rotate_dealer=False), n, ante)
+                if progress is not None:
+                    progress(sums.tried, max_deals)
+                if sums.deals < 2:
+                    check_agreement(sums.deals, sums.tried)
+                    chunk = min(chunk * 4, 500_000)
+                    continue
+                _, se = sums.mean_se(sums.share, sums.share_sq)
+                if sums.deals >= MIN_DEALS and Z95 * se[me] < precision:
+                    break
+                # The next chunk aims at the deals the precision needs, within limits.
+                needed = int(sums.deals * (Z95 * se[me] / precision) ** 2) - sums.deals if se[me] > 0 else chunk
+                chunk = int(min(max(needed * 1.1 * sums.tried / sums.deals, 2_000), 500_000))
+        except KeyboardInterrupt:
+            interrupted = True
             if sums.deals < 2:
-                if sums.tried >= 20_000:
-                    raise WantitError(f"no deal of {sums.tried:,} agrees with the choices seen: under these policies "
-                                      f"the history is (nearly) impossible")
-                chunk = min(chunk * 4, 500_000)
-                continue
-            _, se = sums.mean_se(sums.share, sums.share_sq)
-            if sums.deals >= MIN_DEALS and Z95 * se[me] < precision:
-                break
-            # The next chunk aims at the deals the precision needs, within limits.
-            needed = int(sums.deals * (Z95 * se[me] / precision) ** 2) - sums.deals if se[me] > 0 else chunk
-            chunk = int(min(max(needed * 1.1 * sums.tried / sums.deals, 2_000), 500_000))
-    except KeyboardInterrupt:
-        interrupted = True
-        if sums.deals < 2:
-            raise
-    finally:
-        numba.set_num_threads(previous)
+                raise
     seconds = time.perf_counter() - started
     share, share_se = sums.mean_se(sums.share, sums.share_sq)
     ev, ev_se = sums.mean_se(sums.net, sums.net_sq)

@@ -9,6 +9,7 @@ import json
 import os
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import numba
@@ -137,6 +138,19 @@ def _save(checkpoint, settings, totals):
         raise
 
 
+@contextmanager
+def numba_threads(threads=None):
+    """Run the block on ``threads`` numba threads (None: as set), then restore the
+    thread count, so one run's setting never leaks into the next."""
+    previous = numba.get_num_threads()
+    used = previous if threads is None else int(whole(threads, "threads"))
+    numba.set_num_threads(used)
+    try:
+        yield used
+    finally:
+        numba.set_num_threads(previous)
+
+
 def run_chunks(totals, target, chunk, threads, play_chunk, checkpoint=None, settings=None, progress=None,
                until=None):
     """Call ``play_chunk(first, count)`` until ``totals.done`` reaches ``target``, or
@@ -149,22 +163,19 @@ def run_chunks(totals, target, chunk, threads, play_chunk, checkpoint=None, sett
     """
     started = time.perf_counter()
     interrupted = False
-    previous_threads = numba.get_num_threads()
-    used_threads = previous_threads if threads is None else int(threads)
-    numba.set_num_threads(used_threads)
-    try:
-        while totals.done < target:
-            play_chunk(totals.done, min(int(chunk), target - totals.done))
-            if checkpoint is not None:
-                _save(checkpoint, settings, totals)
-            if progress is not None:
-                progress(totals.done, target)
-            if until is not None and until(totals):
-                break
-    except KeyboardInterrupt:
-        interrupted = True
-        if totals.done == 0:
-            raise
-    finally:
-        numba.set_num_threads(previous_threads)  # a run's thread count does not leak into the next
+    with numba_threads(threads) as used_threads:
+        try:
+            while totals.done < target:
+                play_chunk(totals.done, min(int(chunk), target - totals.done))
+                if checkpoint is not None:
+                    _save(checkpoint, settings, totals)
+                if progress is not None:
+                    progress(totals.done, target)
+                if until is not None and until(totals):
+                    break
+        except KeyboardInterrupt:
+            interrupted = True
+            if totals.done == 0:
+                raise
     return interrupted, used_threads, round(time.perf_counter() - started, 3)
+

@@ -124,16 +124,21 @@ def _seat(value, n, where):
     return int(s)
 
 
-def _seat_cards(mapping, n, what):
+def _per_seat(mapping, n, what, noun, read):
+    """``{seat: read(value, seat)}`` from a table of seat = value (each seat once)."""
     if not isinstance(mapping, dict):
-        raise WantitError(f"{what}: give a table of seat = cards")
+        raise WantitError(f"{what}: give a table of seat = {noun}")
     out = {}
-    for key, cards in mapping.items():
+    for key, value in mapping.items():
         seat = _seat(key, n, what)
         if seat in out:
             raise WantitError(f"{what}: seat {seat} is given twice")
-        out[seat] = _cards(cards, f"{what}[{seat}]")
+        out[seat] = read(value, seat)
     return out
+
+
+def _seat_cards(mapping, n, what):
+    return _per_seat(mapping, n, what, "cards", lambda cards, seat: _cards(cards, f"{what}[{seat}]"))
 
 
 class _Cards:
@@ -363,6 +368,45 @@ def _set_unknowns(st, unknowns):
         st[C.P.unknown_mask + k] = mask
 
 
+def _offer_game_cards(table, n, most_up, most_hole, hole_rule, offer_rule, also=()):
+    """The hole cards, up cards, gone cards and card on offer of a game of hole and
+    up cards (Selection/Rejection, Do Ya), checked, and every known card once in a
+    ``_Cards``; ``also``: more lists of face-up cards, ``(field, where, what an
+    unknown one is told)``, read after ``gone``, returned last."""
+    hole = _seat_cards(table.hole, n, "hole")
+    up = _seat_cards(table.up, n, "up")
+    gone = _cards(table.gone, "gone")
+    more = [_cards(getattr(table, name), name) for name, _, _ in also]
+    offer = _cards(table.offer, "offer") if table.offer is not None else []
+    if len(offer) > 1 or (offer and offer[0] is None):
+        raise WantitError(f"offer: {offer_rule}")
+    seen = _Cards()
+    for s, cards in up.items():
+        if None in cards:
+            raise WantitError(f"up[{s}]: face-up cards are known to everyone; an unknown one cannot be up")
+        if len(cards) > most_up:
+            raise WantitError(f"up[{s}]: {len(cards)} up cards; a seat takes {most_up}")
+        for c in cards:
+            seen.add(c, f"up card of seat {s}")
+    for s, cards in hole.items():
+        if len(cards) > most_hole:
+            raise WantitError(f"hole[{s}]: {len(cards)} hole cards; {hole_rule}")
+        for c in cards:
+            seen.add(c, f"hole card of seat {s}")
+    for c in gone:
+        if c is None:
+            raise WantitError("gone: a card gone from play was seen; give it")
+        seen.add(c, "gone")
+    for cards, (name, where, unknown) in zip(more, also):
+        for c in cards:
+            if c is None:
+                raise WantitError(f"{name}: {unknown}")
+            seen.add(c, where)
+    for c in offer:
+        seen.add(c, "the card on offer")
+    return hole, up, gone, offer, seen, more
+
+
 def _sr_state(inp, table):
     """Selection/Rejection (RULES.md §1.3): the round is read from the up-card counts
     (all equal: a round begins; one more for some: the round is under way and the
@@ -373,31 +417,8 @@ def _sr_state(inp, table):
     n, dealer, me = _common(inp, table)
     S = SR.S
     rules = inp.rules
-    hole = _seat_cards(table.hole, n, "hole")
-    up = _seat_cards(table.up, n, "up")
-    gone = _cards(table.gone, "gone")
-    offer = _cards(table.offer, "offer") if table.offer is not None else []
-    if len(offer) > 1 or (offer and offer[0] is None):
-        raise WantitError("offer: give the one card on offer")
-    seen = _Cards()
-    for s, cards in up.items():
-        if None in cards:
-            raise WantitError(f"up[{s}]: face-up cards are known to everyone; an unknown one cannot be up")
-        if len(cards) > SR.UP:
-            raise WantitError(f"up[{s}]: {len(cards)} up cards; a seat takes {SR.UP}")
-        for c in cards:
-            seen.add(c, f"up card of seat {s}")
-    for s, cards in hole.items():
-        if len(cards) > SR.HOLE:
-            raise WantitError(f"hole[{s}]: {len(cards)} hole cards; a seat has {SR.HOLE} at most")
-        for c in cards:
-            seen.add(c, f"hole card of seat {s}")
-    for c in gone:
-        if c is None:
-            raise WantitError("gone: a card gone from play was seen; give it")
-        seen.add(c, "gone")
-    for c in offer:
-        seen.add(c, "the card on offer")
+    hole, up, gone, offer, seen, _ = _offer_game_cards(table, n, SR.UP, SR.HOLE, f"a seat has {SR.HOLE} at most",
+                                                       "give the one card on offer")
 
     if _history_entries(table.history, n):
         _, _, left = _sr_history(inp, table, n, dealer)
@@ -516,36 +537,9 @@ def _do_ya_state(inp, table):
     n, dealer, me = _common(inp, table)
     S = DY.S
     max_rej = int(inp.rules[DY.R_MAX_REJECTIONS])
-    hole = _seat_cards(table.hole, n, "hole")
-    up = _seat_cards(table.up, n, "up")
-    gone = _cards(table.gone, "gone")
-    pool = _cards(table.pool, "pool")
-    offer = _cards(table.offer, "offer") if table.offer is not None else []
-    if len(offer) > 1 or (offer and offer[0] is None):
-        raise WantitError("offer: give the one card on offer (it is face up)")
-    seen = _Cards()
-    for s, cards in up.items():
-        if None in cards:
-            raise WantitError(f"up[{s}]: face-up cards are known to everyone; an unknown one cannot be up")
-        if len(cards) > DY.UP:
-            raise WantitError(f"up[{s}]: {len(cards)} up cards; a seat takes {DY.UP}")
-        for c in cards:
-            seen.add(c, f"up card of seat {s}")
-    for s, cards in hole.items():
-        if len(cards) > DY.HOLE:
-            raise WantitError(f"hole[{s}]: {len(cards)} hole cards; a seat has {DY.HOLE}, its wild card")
-        for c in cards:
-            seen.add(c, f"hole card of seat {s}")
-    for c in gone:
-        if c is None:
-            raise WantitError("gone: a card gone from play was seen; give it")
-        seen.add(c, "gone")
-    for c in pool:
-        if c is None:
-            raise WantitError("pool: the rejects lie face up on the table; give each of them")
-        seen.add(c, "the pool")
-    for c in offer:
-        seen.add(c, "the card on offer")
+    hole, up, gone, offer, seen, (pool,) = _offer_game_cards(
+        table, n, DY.UP, DY.HOLE, f"a seat has {DY.HOLE}, its wild card", "give the one card on offer (it is face up)",
+        also=(("pool", "the pool", "the rejects lie face up on the table; give each of them"),))
 
     counts = [len(up.get(s, [])) for s in range(n)]
     low, high = min(counts), max(counts)
@@ -658,39 +652,28 @@ def _count(k, word):
 
 
 def _seat_chips(mapping, n):
-    if not isinstance(mapping, dict):
-        raise WantitError("fees: give a table of seat = chips")
-    out = {}
-    for key, value in mapping.items():
-        seat = _seat(key, n, "fees")
-        if seat in out:
-            raise WantitError(f"fees: seat {seat} is given twice")
+    def chips(value, seat):
         if isinstance(value, str) and value.strip().isdecimal():
             value = int(value)
-        chips = whole(value, f"fees[{seat}]")
-        if chips < 0:
-            raise WantitError(f"fees[{seat}]: {chips} chips; a fee paid is 0 or more")
-        out[seat] = chips
-    return out
+        paid = whole(value, f"fees[{seat}]")
+        if paid < 0:
+            raise WantitError(f"fees[{seat}]: {paid} chips; a fee paid is 0 or more")
+        return paid
+
+    return _per_seat(mapping, n, "fees", "chips", chips)
 
 
 def _seat_ranks(mapping, n):
-    if not isinstance(mapping, dict):
-        raise WantitError("acted: give a table of seat = ranks")
-    out = {}
-    for key, value in mapping.items():
-        seat = _seat(key, n, "acted")
-        if seat in out:
-            raise WantitError(f"acted: seat {seat} is given twice")
+    def ranks(value, seat):
         text = str(value) if isinstance(value, int) and not isinstance(value, bool) else value
         if isinstance(text, str) and not text.strip():
-            out[seat] = []
-            continue
+            return []
         try:
-            out[seat] = parse_ranks(text)
+            return parse_ranks(text)
         except CardError as e:
             raise WantitError(f"acted[{seat}]: {e}") from None
-    return out
+
+    return _per_seat(mapping, n, "acted", "ranks", ranks)
 
 
 def _train_wreck_state(inp, table):

@@ -12,7 +12,7 @@ def test_a_slow_load_is_announced_as_compiling_and_a_fast_one_is_silent():
     with compile_notice("the do_ya kernels", stream=slow, after=0.05, force=True):
         time.sleep(0.3)
     with compile_notice("the do_ya kernels", stream=fast, after=0.5, force=True):
-        pass
+        time.sleep(0.01)  # a load well inside the notice delay
     time.sleep(0.6)  # past the fast block's timer: it was cancelled, it must not fire late
     assert slow.getvalue() == ("wantit: compiling the do_ya kernels, once: later runs load them from the cache "
                                "in about a second\n")
