@@ -1,4 +1,4 @@
-"""An Anaconda table described from my chair (analyzer.table._anaconda_state): equity
+"""An Anaconda table described from my chair (analyzer.table.anaconda): equity
 against independent Monte Carlos on eval7, a table whose answer is exact, the
 unknown cards dealt only from the unseen ones, the first decision of each stage,
 and every impossible table refused with its message."""

@@ -1,4 +1,4 @@
-"""Equity from a described Train Wreck table (analyzer.table._train_wreck_state):
+"""Equity from a described Train Wreck table (analyzer.table.train_wreck):
 stud equity against an independent eval7 Monte Carlo when nothing special can
 happen, exact answers, the unknown cards dealt afresh from the unseen ones, a
 described offer as the first decision, the special pairs a described table still

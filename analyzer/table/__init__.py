@@ -1,0 +1,170 @@
+"""A table described by a player: who sits where, the cards each seat holds (any
+hidden card may be unknown, mine too), the cards gone from play, the card on offer
+and its refusals, and (Do Ya) the rejects lying on the table. ``table_state``
+turns a description into the game's table state (``analyzer.engine``), from which
+the engine plays every deal on: the known cards stay where they are, the unknown
+hidden cards are dealt at random from the cards nobody has seen, afresh for every
+deal.
+
+Three ways to describe a table, all ending in a ``Table``: the dataclass itself,
+``table_from_flags`` (the command line's ``--hole SEAT=CARDS``, ``--up``,
+``--gone``, ``--offer CARD --to SEAT --refusals K``, ``--pool CARDS``) and
+``load_table`` (a TOML or JSON file with the same fields; ``examples/`` has them).
+Unknown cards are written ``??`` (or ``xx``). An impossible table is one
+``WantitError`` naming what is wrong.
+
+One module a game builds its table state (``BUILDERS``); ``parse`` reads the
+fields they share.
+
+Anaconda (``anaconda``) adds ``phase``, ``passed`` and ``received``
+(``--phase``, ``--passed CARDS``, ``--received CARDS``).
+Train Wreck (``train_wreck``) adds the street, extra and stolen cards, the
+cards discarded by special pairs, the fees each seat has paid and the special pairs
+that have acted (``TW_FIELDS``); ``up`` holds a seat's table cards, ``gone`` the
+buried ones.
+"""
+
+import json
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import WantitError
+from .anaconda import _anaconda_state
+from .do_ya import _do_ya_state
+from .parse import _given
+from .selection_rejection import _sr_state, sr_condition_rows
+from .train_wreck import _train_wreck_state
+
+TW_FIELDS = ("street", "extra", "stolen", "discarded", "fees", "acted")
+AN_FIELDS = ("phase", "passed", "received")
+FIELDS = ("variant", "players", "dealer", "me", "hole", "up", "gone", "offer", "to", "refusals", "history",
+          "pool") + TW_FIELDS + AN_FIELDS
+OWN_FIELDS = {"history": "selection_rejection", "pool": "do_ya", **{f: "train_wreck" for f in TW_FIELDS},
+              **{f: "anaconda" for f in AN_FIELDS}}
+
+
+@dataclass
+class Table:
+    """One table, as a player sees it. Cards are text (``"As Kd"``; ``??`` for an
+    unknown card) or lists of codes, ``None`` for unknown."""
+
+    variant: str
+    players: int | None = None  # default: the variant's
+    dealer: int | None = None  # default: the last seat
+    me: int = 0  # the seat whose equity is asked for
+    hole: dict = field(default_factory=dict)  # seat -> its face-down cards (missing: all unknown)
+    up: dict = field(default_factory=dict)  # seat -> its face-up cards, in the order taken
+    gone: object = ""  # cards out of play and known to all: refused and dead
+    offer: object = None  # the card on offer (None: none, or a fresh card still to be turned up)
+    to: int | None = None  # the seat it is offered to (with no offer: the seat the next card goes to; Do Ya:
+    #                        the seat to act, which the up-card counts imply, so it may be left out)
+    refusals: int = 0  # refusals of the card on offer so far (Do Ya: the fresh cards ``to`` refused this turn)
+    # What the table saw the players choose, in order: "SEAT takes CARD" or "SEAT
+    # refuses CARD" from the first offer of the deal (a list, or one text with ';'
+    # between entries). Checked against the cards; used by equity's --condition.
+    history: object = ()
+    pool: object = ""  # Do Ya: the rejects lying face up on the table this round, in the order refused
+    # Train Wreck only (``up``: the table cards in the order received; ``gone``: the buried cards):
+    street: int | None = None  # the street under way, 3 (nothing dealt) .. 7 (default: from the table cards)
+    extra: dict = field(default_factory=dict)  # seat -> extra cards dealt for its pairs of 2s
+    stolen: dict = field(default_factory=dict)  # seat -> cards it stole with pairs of 5s
+    discarded: object = ""  # table cards discarded by pairs of 3s and 4s (the dead pile)
+    fees: dict = field(default_factory=dict)  # seat -> chips paid this deal to refuse offered cards
+    acted: dict = field(default_factory=dict)  # seat -> ranks whose pair acted and is since broken
+    # Anaconda (``_anaconda_state``): where the deal is, "pass N" (before the N-th
+    # pass), "keep" (the passes done) or "roll" (the stacks made; None: inferred),
+    # and the packets I passed and received, one per pass done, in order.
+    phase: str | None = None
+    passed: object = ()
+    received: object = ()
+
+
+def table_from_flags(variant, players=None, dealer=None, me=0, hole=(), up=(), gone="", offer=None, to=None,
+                     refusals=0, history=(), pool="", street=None, extra=(), stolen=(), discarded="", fees=(),
+                     acted=(), phase=None, passed=(), received=()) -> Table:
+    """A ``Table`` from the command line's repeatable ``SEAT=CARDS`` items (``fees``:
+    ``SEAT=CHIPS``, ``acted``: ``SEAT=RANKS``)."""
+    def pairs(items, flag):
+        out = {}
+        for item in items:
+            seat, eq, cards = item.partition("=")
+            if not eq or not seat.strip():
+                raise WantitError(f"{flag} {item!r} should look like SEAT=CARDS, e.g. 0='As Kd'")
+            if seat.strip() in out:
+                raise WantitError(f"{flag}: seat {seat.strip()} is given twice")
+            out[seat.strip()] = cards
+        return out
+
+    return Table(variant, players, dealer, me, pairs(hole, "--hole"), pairs(up, "--up"), gone, offer, to, refusals,
+                 history or (), pool, street, pairs(extra, "--extra"), pairs(stolen, "--stolen"), discarded,
+                 pairs(fees, "--fee"), pairs(acted, "--acted"), phase=phase, passed=list(passed) or (),
+                 received=list(received) or ())
+
+
+def load_table(path, variant=None) -> Table:
+    """A ``Table`` from a TOML (``.toml``) or JSON (``.json``) file with the fields of
+    ``Table``; ``hole`` and ``up`` are tables of seat = cards."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise WantitError(f"state file {p} not found") from None
+    except OSError as e:
+        raise WantitError(f"state file {p}: {e.strerror}") from None
+    try:
+        data = json.loads(raw) if p.suffix.lower() == ".json" else tomllib.loads(raw.decode("utf-8"))
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise WantitError(f"{p}: not valid {'JSON' if p.suffix.lower() == '.json' else 'TOML'}: "
+                          f"{' '.join(str(e).split())}") from None
+    except RecursionError:
+        raise WantitError(f"{p}: nested too deeply to be a table") from None
+    if not isinstance(data, dict):
+        raise WantitError(f"{p}: the file must hold a table of fields ({', '.join(FIELDS)})")
+    unknown = sorted(set(data) - set(FIELDS))
+    if unknown:
+        raise WantitError(f"{p}: unknown field {unknown[0]!r} (fields: {', '.join(FIELDS)})")
+    if variant is not None and "variant" in data and str(data["variant"]) != str(variant):
+        from ..variants import get_variant
+
+        if get_variant(data["variant"]) is not get_variant(variant):
+            raise WantitError(f"{p} describes a {data['variant']} table, not {variant}")
+    data.setdefault("variant", variant)
+    if data["variant"] is None:
+        raise WantitError(f"{p}: say which game (variant = ...)")
+    return Table(**data)
+
+
+def table_state(inp, table: Table) -> np.ndarray:
+    """The table state of ``table`` for the engine inputs ``inp`` (its game and seats)."""
+    builder = BUILDERS.get(inp.variant.name)
+    if builder is None:
+        raise WantitError(f"describing a table is built for {', '.join(BUILDERS)} so far, not "
+                          f"{inp.variant.name}")
+    for name, game in OWN_FIELDS.items():
+        if game != inp.variant.name and _given(getattr(table, name)):
+            raise WantitError(f"{name}: a {inp.variant.name} table has no {name} (only {game} tables have it)"
+                              if name != "history" else
+                              f"history: reading the choices seen is built for {game} so far, not "
+                              f"{inp.variant.name}")
+    return builder(inp, table)
+
+
+def condition_data(inp, table: Table) -> np.ndarray:
+    """The engine's ``idata`` for conditioning on what the table saw the players
+    choose: the choices of the seats whose hole cards are unknown, which each deal's
+    cards must agree with (the game's kernel reads them in ``history_consistent``)."""
+    rows = CONDITIONS.get(inp.variant.name)
+    if rows is None:
+        raise WantitError(f"conditioning on the choices seen is built for {', '.join(CONDITIONS)} so far, not "
+                          f"{inp.variant.name}")
+    return rows(inp, table)
+
+
+# Each game's table state, from its module.
+BUILDERS = {"selection_rejection": _sr_state, "do_ya": _do_ya_state, "anaconda": _anaconda_state,
+            "train_wreck": _train_wreck_state}
+# Each game's conditioning rows (``condition_data``), from its module.
+CONDITIONS = {"selection_rejection": sr_condition_rows}
