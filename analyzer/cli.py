@@ -303,6 +303,8 @@ def _query_options(command):
                      help="Anaconda: the packet I passed, one per pass so far, in order; repeatable."),
         click.option("--received", "received_items", multiple=True, metavar="CARDS",
                      help="Anaconda: the packet passed to me, one per pass so far, in order; repeatable."),
+        click.option("--declared", "declared_items", multiple=True, metavar="SEAT=high|low|both",
+                     help="A declaration already made (split_mode = declare, every card dealt); repeatable."),
         click.option("--state", "state_file", type=click.Path(dir_okay=False), default=None,
                      help="A table described in a TOML or JSON file (examples/); flags given too override it."),
         click.option("--policy", "policy_items", multiple=True, metavar="SEAT=PRESET[:k=v,...]",
@@ -312,8 +314,8 @@ def _query_options(command):
         click.option("--seed", "-s", type=int, default=0, show_default=True),
         click.option("--threads", type=int, default=None, help="Numba threads (default: all)."),
         click.option("--condition", is_flag=True,
-                     help="Keep only deals whose unknown hole cards agree with the --history under the seats' "
-                          "policies."),
+                     help="Keep only deals whose unknown hole cards agree with the choices seen (--history, "
+                          "--declared) under the seats' policies."),
         click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True),
     ]):
         command = decorator(command)
@@ -322,7 +324,7 @@ def _query_options(command):
 
 def _table(variant, state_file, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, pool,
            history, street, extra_items, stolen_items, discarded, fee_items, acted_items, phase, passed_items,
-           received_items):
+           received_items, declared_items):
     """The table the flags describe; with ``--state``, the file's table with the
     flags given on top (a seat's cards given by flag replace the file's)."""
     from dataclasses import fields, replace
@@ -332,7 +334,7 @@ def _table(variant, state_file, players, dealer, me, hole_items, up_items, gone,
     flags = table_from_flags(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals,
                              history=history, pool=pool, street=street, extra=extra_items, stolen=stolen_items,
                              discarded=discarded, fees=fee_items, acted=acted_items, phase=phase,
-                             passed=passed_items, received=received_items)
+                             passed=passed_items, received=received_items, declared=declared_items)
     if state_file is None:
         return flags
     table = load_table(state_file, variant)

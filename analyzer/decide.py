@@ -107,6 +107,8 @@ def _the_decision(inp, st, seed, me):
     from .engine import EMPTY_I
 
     inp = replace(inp, idata=EMPTY_I)  # the decision is the same whatever --condition keeps
+    st = st.copy()
+    st[C.P.check_declared] = 0
     seen = set()
     for k in range(PROBES):
         probe = play_state(inp, st.copy(), new_stream(seed, k), stop=0, trace=False)

@@ -21,6 +21,7 @@ from .exact import exact_equity
 from .errors import WantitError
 from .runs import check_seed, numba_threads, whole
 from .table import Table, condition_data, table_state
+from .table.parse import _given
 from .text import fit_frame, wrap_line
 from .variants import get_variant
 
@@ -176,8 +177,13 @@ def setup(table: Table, policies=None, rules=None, condition=False):
         raise WantitError(f"equity is a share of a pot; {v.name} is scored on a board")
     n = v.default_players if table.players is None else whole(table.players, "players")
     inp = v.inputs(n, policies=policies, rules=rules)
-    st = table_state(inp, table)
-    if condition:
+    st = table_state(inp, table, condition=condition)
+    # --condition reads the history (games that have one) and the declarations seen of
+    # seats whose cards are unknown; with neither, condition_data says what it needs.
+    if condition and not _given(table.history) and _given(table.declared) and not st[P.check_declared]:
+        raise WantitError("--condition: every seat that declared holds known cards, so its declaration tells "
+                          "nothing about unknown ones; give the choices seen (--history) or leave --condition out")
+    if condition and (_given(table.history) or not st[P.check_declared]):
         from dataclasses import replace
 
         inp = replace(inp, idata=condition_data(inp, table))

@@ -31,6 +31,8 @@ from pathlib import Path
 
 import numpy as np
 
+from kernels.games import common as C
+
 from ..errors import WantitError
 from .anaconda import _anaconda_state
 from .do_ya import _do_ya_state
@@ -41,7 +43,7 @@ from .train_wreck import _train_wreck_state
 TW_FIELDS = ("street", "extra", "stolen", "discarded", "fees", "acted")
 AN_FIELDS = ("phase", "passed", "received")
 FIELDS = ("variant", "players", "dealer", "me", "hole", "up", "gone", "offer", "to", "refusals", "history",
-          "pool") + TW_FIELDS + AN_FIELDS
+          "pool") + TW_FIELDS + AN_FIELDS + ("declared",)
 OWN_FIELDS = {"history": "selection_rejection", "pool": "do_ya", **{f: "train_wreck" for f in TW_FIELDS},
               **{f: "anaconda" for f in AN_FIELDS}}
 
@@ -80,19 +82,24 @@ class Table:
     phase: str | None = None
     passed: object = ()
     received: object = ()
+    # The declarations already made (split_mode = declare; at the declaration, every
+    # card dealt): seat -> "high", "low" or "both". Declaring in turn, the first seats
+    # from the dealer's left; declaring at once, every seat or none. --condition reads
+    # those of seats whose cards are unknown.
+    declared: dict = field(default_factory=dict)
 
 
 def table_from_flags(variant, players=None, dealer=None, me=0, hole=(), up=(), gone="", offer=None, to=None,
                      refusals=0, history=(), pool="", street=None, extra=(), stolen=(), discarded="", fees=(),
-                     acted=(), phase=None, passed=(), received=()) -> Table:
+                     acted=(), phase=None, passed=(), received=(), declared=()) -> Table:
     """A ``Table`` from the command line's repeatable ``SEAT=CARDS`` items (``fees``:
-    ``SEAT=CHIPS``, ``acted``: ``SEAT=RANKS``)."""
-    def pairs(items, flag):
+    ``SEAT=CHIPS``, ``acted``: ``SEAT=RANKS``, ``declared``: ``SEAT=high|low|both``)."""
+    def pairs(items, flag, shape="SEAT=CARDS, e.g. 0='As Kd'"):
         out = {}
         for item in items:
             seat, eq, cards = item.partition("=")
             if not eq or not seat.strip():
-                raise WantitError(f"{flag} {item!r} should look like SEAT=CARDS, e.g. 0='As Kd'")
+                raise WantitError(f"{flag} {item!r} should look like {shape}")
             if seat.strip() in out:
                 raise WantitError(f"{flag}: seat {seat.strip()} is given twice")
             out[seat.strip()] = cards
@@ -101,7 +108,7 @@ def table_from_flags(variant, players=None, dealer=None, me=0, hole=(), up=(), g
     return Table(variant, players, dealer, me, pairs(hole, "--hole"), pairs(up, "--up"), gone, offer, to, refusals,
                  history or (), pool, street, pairs(extra, "--extra"), pairs(stolen, "--stolen"), discarded,
                  pairs(fees, "--fee"), pairs(acted, "--acted"), phase=phase, passed=list(passed) or (),
-                 received=list(received) or ())
+                 received=list(received) or (), declared=pairs(declared, "--declared", "SEAT=high|low|both, e.g. 2=low"))
 
 
 def load_table(path, variant=None) -> Table:
@@ -137,8 +144,10 @@ def load_table(path, variant=None) -> Table:
     return Table(**data)
 
 
-def table_state(inp, table: Table) -> np.ndarray:
-    """The table state of ``table`` for the engine inputs ``inp`` (its game and seats)."""
+def table_state(inp, table: Table, condition=False) -> np.ndarray:
+    """The table state of ``table`` for the engine inputs ``inp`` (its game and seats);
+    with ``condition``, each deal must agree with the declarations seen of the seats
+    whose cards are unknown (``check_declared``)."""
     builder = BUILDERS.get(inp.variant.name)
     if builder is None:
         raise WantitError(f"describing a table is built for {', '.join(BUILDERS)} so far, not "
@@ -149,7 +158,10 @@ def table_state(inp, table: Table) -> np.ndarray:
                               if name != "history" else
                               f"history: reading the choices seen is built for {game} so far, not "
                               f"{inp.variant.name}")
-    return builder(inp, table)
+    st = builder(inp, table)
+    if not condition:
+        st[C.P.check_declared] = 0
+    return st
 
 
 def condition_data(inp, table: Table) -> np.ndarray:

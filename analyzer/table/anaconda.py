@@ -11,7 +11,17 @@ from kernels.games import common as C
 from ..cards import card_text
 from ..errors import WantitError
 from ..runs import whole
-from .parse import _Cards, _cards, _common, _given, _n, _or, _seat_cards, _set_unknowns
+from .parse import (
+    _Cards,
+    _cards,
+    _common,
+    _given,
+    _n,
+    _or,
+    _seat_cards,
+    _set_declarations,
+    _set_unknowns,
+)
 
 
 def _packets(value, what):
@@ -281,6 +291,11 @@ def _anaconda_state(inp, table):
             unknowns += [(-1, S.hand + s)] * ((mine_size if s == me else size) - len(known))
         st[S.pass_phase] = phases[done] if stage == "pass" else len(schedule)
         st[C.B.phase] = AN.PH_PASS_PHASE
+    rolled = stage == "roll" and all(len(up.get(s, [])) == AN.UP for s in range(n))
+    hidden = {s: mine if s == me else hole.get(s, []) for s in range(n)}
+    _set_declarations(inp, table, st, n, dealer, None if rolled else "the roll" if stage == "roll" else
+                      "the keep and the roll",
+                      {s for s in range(n) if None in hidden[s] or len(hidden[s]) < limit})
     _set_unknowns(st, unknowns)
     C.fill_stock(st, seen.mask())
     if len(unknowns) > int(st[C.P.deck + 1] - st[C.P.deck]):

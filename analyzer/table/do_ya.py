@@ -9,7 +9,7 @@ from kernels.games import do_ya as DY
 
 from ..errors import WantitError
 from ..runs import whole
-from .parse import _common, _offer_game_cards, _seat, _set_unknowns
+from .parse import _common, _offer_game_cards, _seat, _set_declarations, _set_unknowns
 
 
 def _do_ya_state(inp, table):
@@ -123,6 +123,8 @@ def _do_ya_state(inp, table):
     else:
         st[S.position] = done + 1
         st[C.B.phase] = DY.PH_SEAT  # the seat to act: the rejects on the table, or a fresh card
+    _set_declarations(inp, table, st, n, dealer, None if rnd >= DY.UP else "the rest of the up cards",
+                      {s for s in range(n) if (hole.get(s) or [None])[0] is None})
     _set_unknowns(st, unknowns)
     C.fill_stock(st, seen.mask())
     st[C.B.decisions] = 0

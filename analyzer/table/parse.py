@@ -6,6 +6,7 @@ import numpy as np
 
 from kernels.cards import card_bit
 from kernels.games import common as C
+from kernels.showdown import SPLIT_DECLARE
 
 from ..cards import CardError, card_code, card_text
 from ..errors import WantitError
@@ -184,3 +185,46 @@ def _or(seats):
     seats = [str(s) for s in sorted(seats)]
     return seats[0] if len(seats) == 1 else ", ".join(seats[:-1]) + " or " + seats[-1]
 
+
+
+DECLARATION_WORDS = {"high": C.DECLARE_HIGH, "hi": C.DECLARE_HIGH, "low": C.DECLARE_LOW, "lo": C.DECLARE_LOW,
+                     "both": C.DECLARE_BOTH, "swing": C.DECLARE_BOTH}
+
+
+def _set_declarations(inp, table, st, n, dealer, at_declaration, unknown_seats):
+    """The declarations already made (``table.declared``, RULES.md §0.8) into ``st``.
+    ``at_declaration``: None when every card is dealt (the declarations are next),
+    else what the table still waits for; ``unknown_seats``: the seats some of whose
+    cards are unknown, whose declarations ``--condition`` checks each deal against."""
+    def choice(value, seat):
+        word = str(value).strip().lower()
+        if word not in DECLARATION_WORDS:
+            raise WantitError(f"declared[{seat}]: {value!r}; a seat declares high, low or both")
+        return DECLARATION_WORDS[word]
+
+    given = _per_seat(table.declared, n, "declared", "high, low or both", choice)
+    if not given:
+        return
+    if int(inp.rules[C.R_SPLIT_MODE]) != SPLIT_DECLARE:
+        split = inp.variant.option("split_mode")
+        name = next(k for k, code in split.choices.items() if code == int(inp.rules[C.R_SPLIT_MODE]))
+        raise WantitError(f"declared: nobody declares at this table (split_mode = {name}); declarations come with "
+                          f"split_mode = declare")
+    if at_declaration is not None:
+        raise WantitError(f"declared: declarations are made once every card is dealt; this table still waits for "
+                          f"{at_declaration}")
+    order = [(dealer + k) % n for k in range(1, n + 1)]  # nobody folds in a described table
+    if int(inp.rules[C.R_DECLARE_MODE]) == C.DECLARE_SEQUENTIAL:
+        first = order[:len(given)]
+        if set(given) != set(first):
+            raise WantitError(f"declared: seats declare in turn from the dealer's left ({', '.join(map(str, order))}"
+                              f"), so the first {len(given)} to declare are seat{'s' if len(first) > 1 else ''} "
+                              f"{', '.join(map(str, first))}, not {', '.join(map(str, sorted(given)))}")
+    elif len(given) != n:
+        raise WantitError(f"declared: {len(given)} of {n} seats; declarations are shown all at once (declare_mode = "
+                          f"simultaneous), so give every seat's or none (declare_mode = sequential: in turn)")
+    for k, s in enumerate(order[:len(given)]):
+        st[C.P.declared + s] = given[s]
+        st[C.P.declare_order + k] = given[s]
+    st[C.P.preset_declared] = len(given)
+    st[C.P.check_declared] = sum(1 << s for s in given if s in unknown_seats)

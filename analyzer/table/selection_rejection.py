@@ -19,6 +19,7 @@ from .parse import (
     _offer_game_cards,
     _seat,
     _seat_cards,
+    _set_declarations,
     _set_unknowns,
 )
 
@@ -234,6 +235,9 @@ def _sr_state(inp, table):
             unknowns.append((S.offer, C.P.seen))  # a fresh card, turned up for ``to``
     else:
         st[C.B.phase] = SR.PH_ROUND
+    waiting = None if seventh else "the seventh card" if rnd >= SR.UP else "more up cards and the seventh card"
+    _set_declarations(inp, table, st, n, dealer, waiting,
+                      {s for s in range(n) if sum(c is not None for c in hole.get(s, [])) < hidden})
     _set_unknowns(st, unknowns)
     C.fill_stock(st, seen.mask())
     st[C.B.decisions] = 0

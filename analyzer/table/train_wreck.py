@@ -18,6 +18,7 @@ from .parse import (
     _per_seat,
     _seat,
     _seat_cards,
+    _set_declarations,
     _set_unknowns,
 )
 
@@ -333,6 +334,7 @@ def _train_wreck_state(inp, table):
     unseen = 52 - len(seen.where)
     if len(unknowns) > unseen:
         raise WantitError(f"the table leaves {unseen} unseen cards for {len(unknowns)} unknown hole cards")
+    _set_declarations(inp, table, st, n, dealer, None, set())  # high only: refused with the reason
     _set_unknowns(st, unknowns)
     C.fill_stock(st, seen.mask())
     st[C.B.decisions] = 0

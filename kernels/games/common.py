@@ -166,6 +166,11 @@ POT_STATE = BASE_STATE.extend("pot", [
     ("declared", SEATS),  # DECLARE_*; HIGH for everyone unless declarations are made
     ("declare_order", SEATS),  # the declarations in the order made (sequential declaring)
     ("n_declared", 1),
+    # A described table's declarations already made (sequential declaring: the first
+    # preset_declared seats from the dealer's left; declared and declare_order hold
+    # them), and the seats whose declaration each deal must reproduce (--condition).
+    ("preset_declared", 1),
+    ("check_declared", 1),
     ("opp_up", SEATS),  # scratch: the declarer's opponents' face-up masks
     ("natural", SEATS),  # showdown: each seat's natural cards (mask)
     ("shown", SEATS),  # showdown: what the others see of each hand (mask)
@@ -362,11 +367,12 @@ def reject_deal(st, out):
 @njit(cache=True)
 def begin_showdown(rules, st):
     """The game has set natural / shown / high / low / high_natural: declarations
-    next (when the split mode asks for them), else the pot is divided."""
-    st[P.n_declared] = 0
+    next (when the split mode asks for them), else the pot is divided. A described
+    table's declarations already made stand."""
+    st[P.n_declared] = st[P.preset_declared]
     if int(rules[R_SPLIT_MODE]) == SPLIT_DECLARE:
-        st[B.phase] = PH_DECLARE
         st[B.turn] = _next_declarer(st)
+        st[B.phase] = PH_DECLARE if st[B.turn] >= 0 else PH_SETTLE
     else:
         st[B.phase] = PH_SETTLE
         st[B.turn] = -1
@@ -424,10 +430,33 @@ def apply_declaration(st, s, d):
 
 
 @njit(cache=True)
+def declarations_consistent(rules, params, st):
+    """Whether each seat of ``check_declared``, holding the cards this deal dealt it,
+    would have made the declaration the table saw, seeing what it saw then (the
+    earlier declarations, in sequential declaring). Policies are deterministic."""
+    made = st[P.n_declared]
+    ok = True
+    st[P.n_declared] = 0
+    for k in range(made):
+        s = _next_declarer(st)
+        if (st[P.check_declared] >> s) & 1 and declare_choice(rules, params, st, s) != st[P.declare_order + k]:
+            ok = False
+            break
+        st[P.n_declared] += 1
+    st[P.n_declared] = made
+    st[P.check_declared] = 0
+    return ok
+
+
+@njit(cache=True)
 def showdown_step(rules, params, st, trace, out, stop, forced):
     """One step of the shared end of a pot-game deal (PH_DECLARE or PH_SETTLE).
     Returns ``(paused, forced)``: paused before a declaration (``stop``), and the
-    forced action left for later decisions (-1 once used)."""
+    forced action left for later decisions (-1 once used). A deal whose cards
+    contradict the declarations seen (``check_declared``) is rejected first."""
+    if st[P.check_declared] != 0 and not declarations_consistent(rules, params, st):
+        reject_deal(st, out)
+        return False, forced
     if st[B.phase] == PH_DECLARE:
         if paused(st, stop):
             return True, forced
