@@ -13,6 +13,7 @@ from numba import njit
 from ..cards import NO_CARD, card_bit
 from ..evaluate import high_hashed, low_hashed, qualify
 from ..policies import ALWAYS, TAKE_THRESHOLD, wants_card
+from ..showdown import SPLIT_CARDS_SPEAK, SPLIT_DECLARE
 from .common import (
     reject_deal,
     deal_unknowns,
@@ -35,6 +36,7 @@ from .common import (
     POT_STATE,
     R_ANTE,
     R_LOW_QUALIFIER,
+    R_SPLIT_MODE,
     REFUSE,
     SEATS,
     TAKE,
@@ -274,6 +276,8 @@ def _hands(t, rules, st, scratch):
     """7. Every seat's best high and low of its seven cards; the showdown begins."""
     n = st[B.players]
     threshold = np.int64(rules[R_LOW_QUALIFIER])
+    split = int(rules[R_SPLIT_MODE])
+    needs_low = split == SPLIT_DECLARE or split == SPLIT_CARDS_SPEAK  # no other split reads a low
     codes = scratch[:HOLE + UP]
     for s in range(n):
         natural = mask_at(st, S.hole_mask + s) | mask_at(st, S.up_mask + s)
@@ -284,7 +288,7 @@ def _hands(t, rules, st, scratch):
         for k in range(UP):
             codes[HOLE + k] = st[S.up + UP * s + k]
         st[P.high + s] = high_hashed(t, codes, 7)
-        st[P.low + s] = qualify(low_hashed(t, codes, 7), threshold)
+        st[P.low + s] = qualify(low_hashed(t, codes, 7), threshold) if needs_low else 0
     begin_showdown(rules, st)
 
 
