@@ -60,7 +60,9 @@ def _load(inp: Inputs, batch=False):
     with compile_notice(f"the {inp.variant.name} kernels"):
         _tables()
         E.game_play(inp.game)
-        if batch:
+        if batch == "sums":
+            E._sums_runner()
+        elif batch:
             E._batch_runner()
         else:
             st = inp.state_layout.new()  # compiles the state set-up and the decision lister
@@ -160,3 +162,12 @@ def play_batch(inp: Inputs, start, seed, first, count, rotate_dealer=True, force
     E.play_batch(inp.game, _tables(), inp.rules, inp.params, inp.idata, inp.fdata, start, int(seed), int(first),
                  int(count), bool(rotate_dealer), out, forced=int(forced))
     return out
+
+
+def equity_sums(inp: Inputs, start, seed, first, count, carried_in=0.0, ante=1.0):
+    """The equity sums of pot-game deals ``first .. first + count - 1`` from copies of
+    ``start`` (``kernels.engine.equity_sums``: deals kept, rejected, void, then per
+    seat the share, share squared, net, net squared, high, low and scoop sums)."""
+    _load(inp, batch="sums")
+    return E.equity_sums(inp.game, _tables(), inp.rules, inp.params, inp.idata, inp.fdata, start, int(seed),
+                         int(first), int(count), float(carried_in), float(ante), inp.result_layout.size)

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from kernels.engine import SUM_FIRST, SUM_KEPT, SUM_REJECTED, SUM_SEAT_FIELDS, SUM_VOID
 from kernels.games.common import EXHAUSTED, REJECTED, UNITS, B, P
 
-from .engine import play_batch
+from .engine import equity_sums
 from .exact import exact_equity
 from .errors import WantitError
 from .runs import check_seed, numba_threads, whole
@@ -33,12 +34,15 @@ FIRST_CHUNK = 4_000
 NO_AGREEMENT_AFTER = 20_000  # deals played with none kept: the choices seen are (nearly) impossible
 
 
+STOCK_RAN_OUT = "the stock ran out before the deal was complete: the described table leaves too few cards"
+
+
 def counted(v, rows):
     """Which result rows count: False for a deal ``--condition`` rejected (its unknown
     cards contradict the choices seen); a deal the stock ran out on is an error."""
     carry = v.result.view(rows, "carry")[:, 0]
     if (carry == EXHAUSTED).any():
-        raise WantitError("the stock ran out before the deal was complete: the described table leaves too few cards")
+        raise WantitError(STOCK_RAN_OUT)
     return carry != REJECTED
 
 
@@ -69,24 +73,16 @@ class _Sums:
         z = np.zeros(n)
         return cls(0, z.copy(), z.copy(), z.copy(), z.copy(), z.copy(), z.copy(), z.copy())
 
-    def add(self, v, rows, n, ante):
-        res = v.result
-        self.tried += rows.shape[0]
-        rows = rows[counted(v, rows)]
-        payout = res.view(rows, "payout")[:, :n]
-        paid = res.view(rows, "paid")[:, :n]
-        pot = paid.sum(axis=1, keepdims=True) + self.carried_in
-        share = payout / pot
-        net = (payout - paid) / ante
-        self.deals += rows.shape[0]
-        self.share += share.sum(axis=0)
-        self.share_sq += (share ** 2).sum(axis=0)
-        self.net += net.sum(axis=0)
-        self.net_sq += (net ** 2).sum(axis=0)
-        self.high += (res.view(rows, "high_share")[:, :n] > 0).sum(axis=0)
-        self.low += (res.view(rows, "low_share")[:, :n] > 0).sum(axis=0)
-        scoop_units = np.rint(payout * UNITS) == np.rint(pot * UNITS)
-        self.scoop += scoop_units.sum(axis=0)
+    def add(self, sums, n):
+        """Add a batch's ``engine.equity_sums``."""
+        if sums[SUM_VOID] > 0:
+            raise WantitError(STOCK_RAN_OUT)
+        kept = int(sums[SUM_KEPT])
+        self.tried += kept + int(sums[SUM_REJECTED])
+        self.deals += kept
+        for k, name in enumerate(SUM_SEAT_FIELDS):
+            total = getattr(self, name)
+            total += sums[SUM_FIRST + k * n:SUM_FIRST + (k + 1) * n]
 
     def mean_se(self, total, total_sq):
         d = self.deals
@@ -228,7 +224,7 @@ def equity(table: Table, policies=None, rules=None, precision=0.005, max_deals=1
         try:
             while sums.tried < max_deals:
                 count = min(chunk, max_deals - sums.tried)
-                sums.add(v, play_batch(inp, st, seed, sums.tried, count, rotate_dealer=False), n, ante)
+                sums.add(equity_sums(inp, st, seed, sums.tried, count, sums.carried_in, ante), n)
                 if progress is not None:
                     progress(sums.tried, max_deals)
                 if sums.deals < 2:

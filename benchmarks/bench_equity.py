@@ -11,8 +11,9 @@ Run from the repository root (needs poker-equity: ``pip install -e '.[bench]'``)
    untimed run fills it), to the default precision of 0.005: the wall time a player
    waits, start-up included (best of 3).
 2. Deals per second on one thread of an always-take Selection/Rejection table,
-   which is seven-card stud with partly known hands (high only), played by
-   ``analyzer.equity.equity``'s batch driver, and poker-equity's ``stud`` on the
+   which is seven-card stud with partly known hands (high only), played by the
+   batch driver ``analyzer.equity.equity`` runs (``engine.equity_sums``: the deals
+   and their sums, no result rows), and poker-equity's ``stud`` on the
    same hands ('*' for the unknown cards) in the same run, and their ratio.
 
 Targets (the equity issue): under 1 s per query including start-up; at least 2x
@@ -30,7 +31,7 @@ from pathlib import Path
 import numba
 
 from _common import REPEATS, add_output_options, best_time, table_lines, write_results
-from analyzer.engine import play_batch
+from analyzer.engine import equity_sums
 from analyzer.table import Table, table_state
 from analyzer.variants import get_variant
 
@@ -66,8 +67,8 @@ def speed(deals):
     previous = numba.get_num_threads()
     numba.set_num_threads(1)
     try:
-        play_batch(inp, st, SEED, 0, 1000, rotate_dealer=False)  # compile and warm up, untimed
-        ours = best_time(lambda: play_batch(inp, st, SEED, 0, deals, rotate_dealer=False))
+        equity_sums(inp, st, SEED, 0, 1000)  # compile and warm up, untimed
+        ours = best_time(lambda: equity_sums(inp, st, SEED, 0, deals))
     finally:
         numba.set_num_threads(previous)
     fields = ["AsKsAh", "**7c", "**Td", "**2c"]

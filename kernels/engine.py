@@ -35,7 +35,7 @@ from numba import njit, prange, types
 
 
 from .games import anaconda, do_ya, selection, selection_rejection, train_wreck
-from .games.common import BASE_STATE, MAX_ACTIONS, TRACE_WIDTH
+from .games.common import BASE_STATE, EXHAUSTED, MAX_ACTIONS, REJECTED, TRACE_WIDTH, UNITS, O
 from .rng import seed_stream
 
 GAME_SELECTION_REJECTION = 0
@@ -150,6 +150,86 @@ def play_batch(game, t, rules, params, idata, fdata, start, seed, first, count, 
     decision (the same decision, when the start state stands at it)."""
     _batch_runner()(game_play(game), t, rules, params, idata, fdata, start, int(seed), int(first), int(count),
                     bool(rotate_dealer), int(forced), out)
+
+
+# The equity sums of a batch of pot-game deals, per block of deals (``equity_sums``):
+# the deals kept, rejected (--condition) and void, then per seat (n columns each)
+# the sums of its share of the pot and its square, its net in antes and its square,
+# and the deals it won some of the high half, of the low half, the whole pot.
+SUM_KEPT, SUM_REJECTED, SUM_VOID = 0, 1, 2
+SUM_SEAT_FIELDS = ("share", "share_sq", "net", "net_sq", "high", "low", "scoop")
+SUM_FIRST = 3
+
+
+def _run_sums(play, t, rules, params, idata, fdata, start, seed, first, count, forced, carried_in, ante, width,
+              sums):
+    n = start[B.players]
+    n_blocks = (count + BLOCK - 1) // BLOCK
+    for b in prange(n_blocks):
+        st = np.empty_like(start)
+        stream = np.zeros(2, np.uint64)
+        scratch = np.zeros(SCRATCH, np.int64)
+        row = np.zeros(width, np.float64)
+        no_trace = np.zeros((0, TRACE_WIDTH), np.int64)
+        my_rules, my_params, my_idata, my_fdata = rules.copy(), params.copy(), idata.copy(), fdata.copy()
+        acc = sums[b]
+        for i in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+            st[:] = start
+            row[:] = 0.0
+            seed_stream(stream, seed, first + i)
+            play(t, my_rules, my_params, my_idata, my_fdata, st, stream, no_trace, scratch, row, np.int64(-1),
+                 forced)
+            carry = row[O.carry]
+            if carry == REJECTED:
+                acc[SUM_REJECTED] += 1
+                continue
+            if carry == EXHAUSTED:
+                acc[SUM_VOID] += 1
+                continue
+            acc[SUM_KEPT] += 1
+            pot = carried_in
+            for s in range(n):
+                pot += row[O.paid + s]
+            pot_units = np.rint(pot * UNITS)
+            for s in range(n):
+                payout = row[O.payout + s]
+                share = payout / pot
+                net = (payout - row[O.paid + s]) / ante
+                acc[SUM_FIRST + s] += share
+                acc[SUM_FIRST + n + s] += share * share
+                acc[SUM_FIRST + 2 * n + s] += net
+                acc[SUM_FIRST + 3 * n + s] += net * net
+                if row[O.high_share + s] > 0:
+                    acc[SUM_FIRST + 4 * n + s] += 1
+                if row[O.low_share + s] > 0:
+                    acc[SUM_FIRST + 5 * n + s] += 1
+                if np.rint(payout * UNITS) == pot_units:
+                    acc[SUM_FIRST + 6 * n + s] += 1
+
+
+SUMS_SIG = types.void(types.FunctionType(PLAY_SIG), TABLES, _F64, types.float64[:, ::1], _I64, _F64, _I64,
+                      types.int64, types.int64, types.int64, types.int64, types.float64, types.float64, types.int64,
+                      types.float64[:, ::1])
+
+
+@lru_cache(maxsize=None)
+def _sums_runner():
+    return njit(SUMS_SIG, cache=True, parallel=True)(_run_sums)
+
+
+def equity_sums(game, t, rules, params, idata, fdata, start, seed, first, count, carried_in, ante, width,
+                forced=-1):
+    """The equity sums (``SUM_*``) of pot-game deals ``first .. first + count - 1``
+    played as ``play_batch`` plays them, added up per block of ``BLOCK`` deals and
+    then in block order, so the totals do not depend on the threads. No result rows
+    are kept: an equity query needs only these sums, and allocating and filling a
+    row per deal (57 float64) was a sixth of the time of a stud deal (measured:
+    page clearing alone, 14.5% of a profile)."""
+    n = int(start[B.players])
+    sums = np.zeros(((count + BLOCK - 1) // BLOCK, SUM_FIRST + len(SUM_SEAT_FIELDS) * n), np.float64)
+    _sums_runner()(game_play(game), t, rules, params, idata, fdata, start, int(seed), int(first), int(count),
+                   int(forced), float(carried_in), float(ante), int(width), sums)
+    return sums.sum(axis=0)
 
 
 def new_actions():
