@@ -444,6 +444,9 @@ def test_the_history_leaves_the_seat_to_act_where_it_stopped():
     st = table_state(inp, Table("do_ya", players=4, dealer=3, history="0 refuses 7c; 0 takes 2d; 1 declines pool"))
     assert [LAY.get(st, k) for k in ("phase", "rejections", "n_pool")] == [DY.PH_DRAW, 1, 1]
     assert decision(inp, play_state(inp, st, new_stream(0, 0), stop=0).state) == ("offer", 1, [C.TAKE, C.REFUSE])
+    # The table carries on where the history stops: a fresh card on offer after a refusal.
+    st = table_state(inp, Table("do_ya", players=4, dealer=3, history="0 refuses 7c", offer="9h"))
+    assert [LAY.get(st, k) for k in ("phase", "rejections", "offer")] == [DY.PH_OFFER, 1, card("9h")]
     # A reject taken by its card's name, and a round finished: its leftovers dead.
     st = table_state(inp, Table("do_ya", players=4, dealer=3,
                                 history="0 refuses 7c; 0 refuses 8d; 0 takes 2d; 1 takes 8d; 2 takes pool 7c; "

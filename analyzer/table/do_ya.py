@@ -1,5 +1,12 @@
 """A Do Ya table (RULES.md §3.3), and the history of the seats' choices.
 
+Besides the cards, a Do Ya table has ``pool`` (``--pool``: the rejects lying face up
+this round, in the order refused) and the turn of the seat to act so far:
+``declined`` (``--declined``: it has passed over the pool and its fresh card is not
+turned up yet; passing over counts each reject as a refusal), ``offer`` (a fresh
+card turned up for it) and ``refusals`` (the fresh cards it refused this turn, the
+last of the pool). With none of them the seat is still to choose at the pool.
+
 The history (``history``, ``--history``) lists what the table saw the seats choose,
 in order from the deal's first choice, entries separated by ';':
 
