@@ -663,3 +663,18 @@ def test_no_exact_samples_and_declarations_are_not_enumerated(capsys):
     assert meta["exact"] is False and meta["deals"] >= 1_000
     main(args + ["--rule", "split_mode=declare"])
     assert json.loads(capsys.readouterr().out)["meta"]["exact"] is False
+
+
+def test_condition_needs_a_history():
+    with pytest.raises(WantitError, match="--condition needs the history of the choices seen"):
+        equity(Table("do_ya", players=3, up={0: "Ah"}), condition=True)
+
+
+def test_a_state_file_with_a_history_and_declined(tmp_path):
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps({"variant": "do_ya", "players": 4, "dealer": 3, "declined": True,
+                                "history": ["0 refuses 7c", "0 takes 2d"]}))
+    inp = get_variant("do_ya").inputs(4)
+    st = table_state(inp, load_table(path))
+    assert [LAY.get(st, k) for k in ("phase", "turn", "rejections", "n_pool")] == [DY.PH_DRAW, 1, 1, 1]
+    assert LAY.view(st, "up")[0, 0] == card("2d") and LAY.view(st, "pool")[0] == card("7c")
