@@ -283,8 +283,11 @@ def _query_options(command):
                      help="Refusals of the card on offer (Do Ya: the fresh cards the seat to act refused this turn)."),
         click.option("--pool", default="", metavar="CARDS",
                      help="Do Ya: the rejects lying face up on the table this round, in the order refused."),
+        click.option("--declined", is_flag=True,
+                     help="Do Ya: the seat to act has passed over the pool; its fresh card is not turned up yet."),
         click.option("--history", default="", metavar="'SEAT takes|refuses CARD; ...'",
-                     help="The choices seen, in order from the deal's first offer (used by --condition)."),
+                     help="The choices seen, in order from the deal's first offer (used by --condition; Do Ya "
+                          "also 'SEAT takes pool CARD', 'SEAT declines pool')."),
         click.option("--street", type=int, default=None,
                      help="Train Wreck: the street under way, 3-7 (default: from the table cards)."),
         click.option("--extra", "extra_items", multiple=True, metavar="SEAT=CARDS",
@@ -323,8 +326,8 @@ def _query_options(command):
 
 
 def _table(variant, state_file, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, pool,
-           history, street, extra_items, stolen_items, discarded, fee_items, acted_items, phase, passed_items,
-           received_items, declared_items):
+           declined, history, street, extra_items, stolen_items, discarded, fee_items, acted_items, phase,
+           passed_items, received_items, declared_items):
     """The table the flags describe; with ``--state``, the file's table with the
     flags given on top (a seat's cards given by flag replace the file's)."""
     from dataclasses import fields, replace
@@ -332,8 +335,8 @@ def _table(variant, state_file, players, dealer, me, hole_items, up_items, gone,
     from .table import Table, load_table, table_from_flags
 
     flags = table_from_flags(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals,
-                             history=history, pool=pool, street=street, extra=extra_items, stolen=stolen_items,
-                             discarded=discarded, fees=fee_items, acted=acted_items, phase=phase,
+                             history=history, pool=pool, declined=declined, street=street, extra=extra_items,
+                             stolen=stolen_items, discarded=discarded, fees=fee_items, acted=acted_items, phase=phase,
                              passed=passed_items, received=received_items, declared=declared_items)
     if state_file is None:
         return flags

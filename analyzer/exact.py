@@ -1,11 +1,17 @@
 """Exact equity where the deal has no choice left: every completion of the unknown
 cards, each equally likely, evaluated and the pot divided.
 
-Built for Selection/Rejection from 7th street on (every up card taken) when the pot
-is divided without declarations (``high_only`` or ``cards_speak``, fractional
-chips, nothing carried in): the policies then have nothing left to decide, so the
-answer is an average over the ways the unknown cards can lie. Up to
-``MAX_COMPLETIONS`` completions are enumerated; more than that, or any other
+Built where the policies have nothing left to decide and the pot is divided
+without declarations (``high_only`` or ``cards_speak``, fractional chips, nothing
+carried in, no ``--condition``): the answer is then an average over the ways the
+unknown cards can lie. Each game says when its deal is there and how its hands
+are made (``HANDS``):
+
+* Selection/Rejection from 7th street on (every up card taken): seven cards a seat;
+* Do Ya once every up card is dealt: the four up cards and the hole card, wild
+  (``wild_mode`` hole_card_only), or every card of its rank (``rank``).
+
+Up to ``MAX_COMPLETIONS`` completions are enumerated; more than that, or any other
 state, is left to the Monte Carlo (``exact_equity`` returns None).
 """
 
@@ -15,6 +21,7 @@ import numpy as np
 
 from kernels import showdown as S
 from kernels.games import common as C
+from kernels.games import do_ya as DY
 from kernels.games import selection_rejection as SR
 
 from .evaluate import evaluate_high, evaluate_low
@@ -44,29 +51,96 @@ def _completions(pool, needs):
     return ways
 
 
+def _unknown_slots(st):
+    return {int(st[C.P.unknown_at + k]) for k in range(int(st[C.P.n_unknown]))}
+
+
+def _sr_hands(inp, st):
+    """Selection/Rejection from 7th street: ``(known cards a seat, cards a hand,
+    strengths)``, or None before it. ``strengths(hands, with_low)`` maps hands (rows
+    of codes, seat by seat, each seat's known cards first) to their high strengths
+    and (``with_low``) their low strengths."""
+    if st[C.B.phase] not in (SR.PH_SEVENTH, SR.PH_HANDS):
+        return None
+    lay = SR.STATE
+    unknown = _unknown_slots(st)
+    known = []
+    for s in range(int(st[C.B.players])):
+        cards = [int(c) for k, c in enumerate(lay.view(st, "hole")[s])
+                 if c != SR.NO_CARD and lay.at.hole + SR.HOLE * s + k not in unknown]
+        cards += [int(c) for c in lay.view(st, "up")[s, :int(lay.view(st, "n_up")[s])]]
+        known.append(cards)
+
+    def strengths(flat, with_low):
+        return evaluate_high(flat), evaluate_low(flat) if with_low else None
+
+    return known, SR.HOLE + SR.UP, strengths
+
+
+def _dy_hands(inp, st):
+    """Do Ya once every up card is dealt (as ``_sr_hands``): a seat's hole card
+    first when it is known, else last (dealt from the unseen cards)."""
+    rules = inp.rules
+    if not (st[C.B.phase] == DY.PH_HANDS or (st[C.B.phase] == DY.PH_ROUND and st[DY.S.round] >= DY.UP)):
+        return None
+    lay = DY.STATE
+    unknown = _unknown_slots(st)
+    n = int(st[C.B.players])
+    known, hole_at = [], []
+    for s in range(n):
+        hole = int(lay.view(st, "hole")[s, 0])
+        up = [int(c) for c in lay.view(st, "up")[s, :int(lay.view(st, "n_up")[s])]]
+        if len(up) != DY.UP:
+            return None
+        if lay.at.hole + DY.HOLE * s in unknown or hole == DY.NO_CARD:
+            known.append(up)
+            hole_at.append(DY.UP)
+        else:
+            known.append([hole] + up)
+            hole_at.append(0)
+    rank_wild = int(rules[DY.R_WILD_MODE]) == DY.WILD_RANK
+    five_kind = int(rules[DY.R_FIVE_KIND])
+    duplicate = bool(rules[DY.R_WILD_DUPLICATE] > 0)
+
+    def strengths(flat, with_low):
+        hands = flat.reshape(-1, n, DY.HOLE + DY.UP)
+        holes = hands[:, np.arange(n), hole_at]  # (ways, seats)
+        if rank_wild:  # every card of the hole card's rank (DY-A2)
+            wild = (hands >> 2) == (holes >> 2)[:, :, None]
+        else:
+            wild = np.zeros(hands.shape, bool)
+            wild[:, np.arange(n), hole_at] = True
+        wild = wild.reshape(flat.shape)
+        return (evaluate_high(flat, wild=wild, five_kind=five_kind, wild_may_duplicate=duplicate),
+                evaluate_low(flat, wild=wild) if with_low else None)
+
+    return known, DY.HOLE + DY.UP, strengths
+
+
+# Each game's hands at a state with no choice left (None: not there yet).
+HANDS = {"selection_rejection": _sr_hands, "do_ya": _dy_hands}
+
+
 def exact_equity(inp, st):
     """``(ways, share, p_high, p_low, p_scoop)`` per seat, or None (see the module
     docstring for when)."""
     rules = inp.rules
-    if inp.variant.name != "selection_rejection" or st[C.B.phase] not in (SR.PH_SEVENTH, SR.PH_HANDS):
+    hands_of = HANDS.get(inp.variant.name)
+    if hands_of is None:
         return None
     split = int(rules[C.R_SPLIT_MODE])
     if split not in (S.SPLIT_HIGH_ONLY, S.SPLIT_CARDS_SPEAK) or int(rules[C.R_CHIP_MODE]) != S.CHIPS_FRACTIONAL:
         return None
-    if st[C.P.carried_in] != 0 or inp.idata.shape[0] > 0:
-        return None
     n = int(st[C.B.players])
-    lay = SR.STATE
-    known = []
-    unknown_slots = {int(st[C.P.unknown_at + k]) for k in range(int(st[C.P.n_unknown]))}
-    for s in range(n):
-        cards = [int(c) for k, c in enumerate(lay.view(st, "hole")[s])
-                 if c != SR.NO_CARD and lay.at.hole + SR.HOLE * s + k not in unknown_slots]
-        cards += [int(c) for c in lay.view(st, "up")[s, :int(lay.view(st, "n_up")[s])]]
-        known.append(cards)
-    needs = [7 - len(k) for k in known]
-    top, size = int(st[C.P.deck]), int(st[C.P.deck + 1])
-    pool = sorted(int(c) for c in st[C.P.stock + top:C.P.stock + size])
+    if st[C.P.carried_in] != 0 or inp.idata.shape[0] > 0 or not all(st[C.P.active + s] for s in range(n)):
+        return None
+    made = hands_of(inp, st)
+    if made is None:
+        return None
+    known, size, strengths = made
+    needs = [size - len(k) for k in known]
+    top, stock_end = int(st[C.P.deck]), int(st[C.P.deck + 1])
+    pool = sorted(int(c) for c in st[C.P.stock + top:C.P.stock + stock_end])
     count, left = 1, len(pool)
     for k in needs:
         count *= comb(left, k)
@@ -74,18 +148,19 @@ def exact_equity(inp, st):
     if count > MAX_COMPLETIONS or left < 0:
         return None
     ways = _completions(pool, needs)
-    hands = np.empty((len(ways), n, 7), np.uint8)
+    hands = np.empty((len(ways), n, size), np.uint8)
     at = 0
     for s in range(n):
         hands[:, s, :len(known[s])] = known[s]
         hands[:, s, len(known[s]):] = ways[:, at:at + needs[s]]
         at += needs[s]
-    flat = hands.reshape(-1, 7)
-    high = evaluate_high(flat).reshape(len(ways), n)
+    flat = hands.reshape(-1, size)
+    high, low = strengths(flat, split == S.SPLIT_CARDS_SPEAK)
+    high = high.reshape(len(ways), n)
     best_high = high == high.max(axis=1, keepdims=True)
     high_share = best_high / best_high.sum(axis=1, keepdims=True)
     if split == S.SPLIT_CARDS_SPEAK:
-        low = evaluate_low(flat).reshape(len(ways), n).astype(np.int64)
+        low = low.reshape(len(ways), n).astype(np.int64)
         low = np.where(low >= int(rules[C.R_LOW_QUALIFIER]), low, 0)
         has_low = low.max(axis=1) > 0
         best_low = (low == low.max(axis=1, keepdims=True)) & has_low[:, None]

@@ -345,8 +345,9 @@ def test_a_bad_state_file_is_one_line(tmp_path, capsys, text, message):
 def test_fields_of_another_game_are_refused():
     with pytest.raises(WantitError, match="a selection_rejection table has no fees"):
         equity(Table("sr", players=3, fees={0: 4}))
-    with pytest.raises(WantitError, match="history: reading the choices seen is built for selection_rejection"):
-        equity(Table("do_ya", players=3, history="0 refuses As"))
+    with pytest.raises(WantitError, match="history: reading the choices seen is built for selection_rejection, "
+                                          "do_ya so far, not anaconda"):
+        equity(Table("anaconda", players=3, history="0 refuses As"))
 
 
 def test_a_game_without_a_table_builder_is_named():

@@ -8,13 +8,18 @@ deal.
 
 Three ways to describe a table, all ending in a ``Table``: the dataclass itself,
 ``table_from_flags`` (the command line's ``--hole SEAT=CARDS``, ``--up``,
-``--gone``, ``--offer CARD --to SEAT --refusals K``, ``--pool CARDS``) and
+``--gone``, ``--offer CARD --to SEAT --refusals K``, ``--pool CARDS``,
+``--declined``, ``--history``) and
 ``load_table`` (a TOML or JSON file with the same fields; ``examples/`` has them).
 Unknown cards are written ``??`` (or ``xx``). An impossible table is one
 ``WantitError`` naming what is wrong.
 
 One module a game builds its table state (``BUILDERS``); ``parse`` reads the
 fields they share.
+
+Do Ya (``do_ya``) adds ``pool`` and ``declined`` (``--pool CARDS``, ``--declined``),
+and reads its own ``history`` entries ("2 takes pool 7h; 3 declines pool; 3
+refuses Kd; 3 takes 5c"; see ``do_ya``).
 
 Anaconda (``anaconda``) adds ``phase``, ``passed`` and ``received``
 (``--phase``, ``--passed CARDS``, ``--received CARDS``).
@@ -35,7 +40,7 @@ from kernels.games import common as C
 
 from ..errors import WantitError
 from .anaconda import _anaconda_state
-from .do_ya import _do_ya_state
+from .do_ya import _do_ya_state, dy_condition_rows
 from .parse import _given
 from .selection_rejection import _sr_state, sr_condition_rows
 from .train_wreck import _train_wreck_state
@@ -43,9 +48,10 @@ from .train_wreck import _train_wreck_state
 TW_FIELDS = ("street", "extra", "stolen", "discarded", "fees", "acted")
 AN_FIELDS = ("phase", "passed", "received")
 FIELDS = ("variant", "players", "dealer", "me", "hole", "up", "gone", "offer", "to", "refusals", "history",
-          "pool") + TW_FIELDS + AN_FIELDS + ("declared",)
-OWN_FIELDS = {"history": "selection_rejection", "pool": "do_ya", **{f: "train_wreck" for f in TW_FIELDS},
-              **{f: "anaconda" for f in AN_FIELDS}}
+          "pool", "declined") + TW_FIELDS + AN_FIELDS + ("declared",)
+# The fields only some games have: field -> the game, or a tuple of the games.
+OWN_FIELDS = {"history": ("selection_rejection", "do_ya"), "pool": "do_ya", "declined": "do_ya",
+              **{f: "train_wreck" for f in TW_FIELDS}, **{f: "anaconda" for f in AN_FIELDS}}
 
 
 @dataclass
@@ -66,9 +72,11 @@ class Table:
     refusals: int = 0  # refusals of the card on offer so far (Do Ya: the fresh cards ``to`` refused this turn)
     # What the table saw the players choose, in order: "SEAT takes CARD" or "SEAT
     # refuses CARD" from the first offer of the deal (a list, or one text with ';'
-    # between entries). Checked against the cards; used by equity's --condition.
+    # between entries; Do Ya also "SEAT takes pool CARD", "SEAT declines pool").
+    # Checked against the cards; used by equity's --condition.
     history: object = ()
     pool: object = ""  # Do Ya: the rejects lying face up on the table this round, in the order refused
+    declined: bool = False  # Do Ya: the seat to act passed over the pool; its fresh card is still to be turned up
     # Train Wreck only (``up``: the table cards in the order received; ``gone``: the buried cards):
     street: int | None = None  # the street under way, 3 (nothing dealt) .. 7 (default: from the table cards)
     extra: dict = field(default_factory=dict)  # seat -> extra cards dealt for its pairs of 2s
@@ -90,8 +98,8 @@ class Table:
 
 
 def table_from_flags(variant, players=None, dealer=None, me=0, hole=(), up=(), gone="", offer=None, to=None,
-                     refusals=0, history=(), pool="", street=None, extra=(), stolen=(), discarded="", fees=(),
-                     acted=(), phase=None, passed=(), received=(), declared=()) -> Table:
+                     refusals=0, history=(), pool="", declined=False, street=None, extra=(), stolen=(), discarded="",
+                     fees=(), acted=(), phase=None, passed=(), received=(), declared=()) -> Table:
     """A ``Table`` from the command line's repeatable ``SEAT=CARDS`` items (``fees``:
     ``SEAT=CHIPS``, ``acted``: ``SEAT=RANKS``, ``declared``: ``SEAT=high|low|both``)."""
     def pairs(items, flag, shape="SEAT=CARDS, e.g. 0='As Kd'"):
@@ -106,9 +114,10 @@ def table_from_flags(variant, players=None, dealer=None, me=0, hole=(), up=(), g
         return out
 
     return Table(variant, players, dealer, me, pairs(hole, "--hole"), pairs(up, "--up"), gone, offer, to, refusals,
-                 history or (), pool, street, pairs(extra, "--extra"), pairs(stolen, "--stolen"), discarded,
+                 history or (), pool, declined, street, pairs(extra, "--extra"), pairs(stolen, "--stolen"), discarded,
                  pairs(fees, "--fee"), pairs(acted, "--acted"), phase=phase, passed=list(passed) or (),
-                 received=list(received) or (), declared=pairs(declared, "--declared", "SEAT=high|low|both, e.g. 2=low"))
+                 received=list(received) or (),
+                 declared=pairs(declared, "--declared", "SEAT=high|low|both, e.g. 2=low"))
 
 
 def load_table(path, variant=None) -> Table:
@@ -152,11 +161,13 @@ def table_state(inp, table: Table, condition=False) -> np.ndarray:
     if builder is None:
         raise WantitError(f"describing a table is built for {', '.join(BUILDERS)} so far, not "
                           f"{inp.variant.name}")
-    for name, game in OWN_FIELDS.items():
-        if game != inp.variant.name and _given(getattr(table, name)):
-            raise WantitError(f"{name}: a {inp.variant.name} table has no {name} (only {game} tables have it)"
-                              if name != "history" else
-                              f"history: reading the choices seen is built for {game} so far, not "
+    for name, games in OWN_FIELDS.items():
+        games = (games,) if isinstance(games, str) else games
+        value = getattr(table, name)
+        if inp.variant.name not in games and value is not False and _given(value):  # a flag's False: not given
+            raise WantitError(f"{name}: a {inp.variant.name} table has no {name} (only {', '.join(games)} tables "
+                              f"have it)" if name != "history" else
+                              f"history: reading the choices seen is built for {', '.join(games)} so far, not "
                               f"{inp.variant.name}")
     st = builder(inp, table)
     if not condition:
@@ -179,4 +190,4 @@ def condition_data(inp, table: Table) -> np.ndarray:
 BUILDERS = {"selection_rejection": _sr_state, "do_ya": _do_ya_state, "anaconda": _anaconda_state,
             "train_wreck": _train_wreck_state}
 # Each game's conditioning rows (``condition_data``), from its module.
-CONDITIONS = {"selection_rejection": sr_condition_rows}
+CONDITIONS = {"selection_rejection": sr_condition_rows, "do_ya": dy_condition_rows}

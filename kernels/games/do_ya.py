@@ -8,6 +8,14 @@ has been taken), ``decision`` lists the legal actions where it stopped. A fresh
 deal is ``init_state``. Decisions: a seat facing rejects on the table takes one of
 them or asks for a fresh card (``DK_POOL``); a fresh card that may still be
 refused is taken or refused (``DK_OFFER``); declarations when the split asks.
+A described table's observed choices (``idata``, rows of ``HISTORY_WIDTH``) are
+checked against each deal's unknown hole cards first (``history_consistent``).
+
+The rejects on the table never number more than ``max_rejections``: a seat adds to
+them only by refusing a fresh card while its refusals (the declined rejects
+counted) are below ``max_rejections``, so a pool of k cards grows to at most
+max(k, max_rejections), and every round's starts empty. They are kept in the
+order refused, whatever their number.
 """
 
 import numpy as np
@@ -17,7 +25,6 @@ from ..cards import NO_CARD, card_bit, rank_mask_to_cards
 from ..evaluate import high_mask, low_mask, qualify
 from ..policies import ALWAYS, POOL_THRESHOLD, TAKE_THRESHOLD, aim_of, gain, wants_card
 from .common import (
-    deal_unknowns,
     DK_DECLARE,
     DK_NONE,
     DK_OFFER,
@@ -33,7 +40,6 @@ from .common import (
     EV_ROUND,
     EV_TAKE,
     EV_TURN_UP,
-    SHOWDOWN_RULES,
     PH_DECLARE,
     PH_DONE,
     POOL_DRAW,
@@ -43,11 +49,13 @@ from .common import (
     R_LOW_QUALIFIER,
     REFUSE,
     SEATS,
+    SHOWDOWN_RULES,
     TAKE,
     B,
     P,
     add_dead,
     begin_showdown,
+    deal_unknowns,
     declare_actions,
     init_pot_state,
     mask_at,
@@ -55,6 +63,7 @@ from .common import (
     next_card_or_restock,
     note,
     paused,
+    reject_deal,
     showdown_step,
     void_deal,
 )
@@ -147,16 +156,27 @@ def _seat_hand(rules, st, p):
 
 
 @njit(cache=True)
-def _best_pool_card(t, policy, natural, w, st, aim):
-    """Index of the reject on the table that raises my estimate most, and that gain."""
+def _best_pool_card(t, policy, natural, w, cards, start, k, aim):
+    """Index (0..k-1) of the reject among ``cards[start:start + k]`` that raises my
+    estimate most (the first of equals), and that gain."""
     best = 0
     best_gain = -1e300
-    for j in range(st[S.n_pool]):
-        g = gain(t, policy, natural, w, card_bit(st[S.pool + j]), aim)
+    for j in range(k):
+        g = gain(t, policy, natural, w, card_bit(cards[start + j]), aim)
         if g > best_gain:
             best_gain = g
             best = j
     return best, best_gain
+
+
+@njit(cache=True, inline="always")
+def _pool_pick(t, policy, natural, w, cards, start, k):
+    """A policy at the rejects ``cards[start:start + k]`` (in the order refused): the
+    card code it takes, or ``POOL_DRAW``."""
+    best, best_gain = _best_pool_card(t, policy, natural, w, cards, start, k, aim_of(policy, natural))
+    if best_gain >= policy[POOL_THRESHOLD]:
+        return cards[start + best]
+    return POOL_DRAW
 
 
 @njit(cache=True, inline="always")
@@ -165,12 +185,20 @@ def _pool_choice(t, rules, params, st):
     p = st[B.turn]
     if params[p, POOL_THRESHOLD] <= ALWAYS:
         return st[S.pool]  # "always take": the first reject, no estimate needed
-    pol = params[p]
     natural, w = _seat_hand(rules, st, p)
-    best, best_gain = _best_pool_card(t, pol, natural, w, st, aim_of(pol, natural))
-    if best_gain >= pol[POOL_THRESHOLD]:
-        return st[S.pool + best]
-    return POOL_DRAW
+    return _pool_pick(t, params[p], natural, w, st, S.pool, st[S.n_pool])
+
+
+@njit(cache=True, inline="always")
+def _later_seat(st):
+    """The first active seat still to act this round after the seat to act (a reject
+    of its own would lie on the table for that seat), or -1: it acts last."""
+    n = st[B.players]
+    for position in range(st[S.position] + 1, n + 1):
+        s = (st[B.dealer] + position) % n
+        if st[P.active + s]:
+            return s
+    return -1
 
 
 @njit(cache=True, inline="always")
@@ -180,19 +208,20 @@ def _wants(t, rules, params, st):
     p = st[B.turn]
     if params[p, TAKE_THRESHOLD] <= ALWAYS:
         return True  # "always take", decided before building the policy's arguments
-    n = st[B.players]
     natural, w = _seat_hand(rules, st, p)
-    last = st[S.position] == n
-    return wants_card(t, params[p], natural, w, st[S.offer], mask_at(st, S.up_mask + (p + 1) % n), 1, not last)
+    nxt = _later_seat(st)
+    next_up = mask_at(st, S.up_mask + nxt) if nxt >= 0 else np.uint64(0)
+    return wants_card(t, params[p], natural, w, st[S.offer], next_up, 1, nxt >= 0)
 
 
 @njit(cache=True, inline="always")
 def _take_from_pool(st, c):
-    """Remove ``c`` from the rejects (the last one fills its place)."""
+    """Remove ``c`` from the rejects; those after it move up, keeping their order."""
     k = st[S.n_pool]
     for j in range(k):
         if st[S.pool + j] == c:
-            st[S.pool + j] = st[S.pool + k - 1]
+            for i in range(j, k - 1):
+                st[S.pool + i] = st[S.pool + i + 1]
             st[S.n_pool] = k - 1
             return
 
@@ -272,6 +301,8 @@ def _round(st, trace):
 @njit(cache=True, inline="always")
 def _seat(st, trace):
     n = st[B.players]
+    while st[S.position] <= n and not st[P.active + (st[B.dealer] + st[S.position]) % n]:
+        st[S.position] += 1  # a folded seat gets no more cards (RULES.md §0.1.2)
     if st[S.position] > n:
         # 3. The rejects left on the table are dead (seen, then turned down).
         for j in range(st[S.n_pool]):
@@ -299,7 +330,7 @@ def _draw(t, rules, params, st, stream, trace, out):
             return
         # Stock and dead cards exhausted: take the pool card of my choice.
         natural, w = _seat_hand(rules, st, p)
-        best, _ = _best_pool_card(t, params[p], natural, w, st, aim_of(params[p], natural))
+        best, _ = _best_pool_card(t, params[p], natural, w, st, S.pool, st[S.n_pool], aim_of(params[p], natural))
         taken = st[S.pool + best]
         _take_from_pool(st, taken)
         note(trace, st, EV_FORCED_NO_STOCK, p, taken, 0, 0)
@@ -333,15 +364,56 @@ def _hands(t, rules, st):
     begin_showdown(rules, st)
 
 
+# A described table's observed decisions (``idata``, rows of HISTORY_WIDTH), only
+# those of seats whose hole card is unknown: the kind (H_POOL: at the rejects,
+# H_OFFER: a fresh card it was free to refuse), the seat, the action seen (H_POOL:
+# the card code taken or POOL_DRAW; H_OFFER: TAKE or REFUSE), the fresh card
+# (H_OFFER), the seat's up cards then (mask), the up cards of the next seat to act
+# that round (mask; 0 when none), 1 when such a seat was still to act, the number of
+# rejects on the table, then the rejects in the order refused (H_POOL).
+H_POOL = 0
+H_OFFER = 1
+HISTORY_WIDTH = 8 + POOL
+
+
+@njit(cache=True)
+def history_consistent(t, rules, params, st, idata):
+    """Whether every seat, holding the hole card just dealt to it, would have made
+    the choices the table saw (its policy is deterministic: a likelihood of 0 or 1).
+    Under ``wild_mode`` hole_card_only the hole card is wild whatever it is, so a
+    seat's choices do not depend on it: they agree with every deal or with none."""
+    for i in range(idata.shape[0] // HISTORY_WIDTH):
+        r = HISTORY_WIDTH * i
+        s = idata[r + 1]
+        policy = params[s]
+        natural, w = split_wild(rules, st[S.hole + HOLE * s], np.uint64(idata[r + 4]))
+        if idata[r] == H_POOL:
+            if policy[POOL_THRESHOLD] <= ALWAYS:
+                chosen = idata[r + 8]  # "always take": the first reject
+            else:
+                chosen = _pool_pick(t, policy, natural, w, idata, r + 8, idata[r + 7])
+            if chosen != idata[r + 2]:
+                return False
+        else:
+            wants = wants_card(t, policy, natural, w, idata[r + 3], np.uint64(idata[r + 5]), 1, idata[r + 6] != 0)
+            if wants != (idata[r + 2] == TAKE):
+                return False
+    return True
+
+
 @njit(cache=True)
 def play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, forced):
     """Advance the deal in ``st`` to its end, writing the result row ``out``; or
     stop before the decision that would make ``stop`` decisions (``stop`` -1: never).
     ``forced`` >= 0 is taken as the action of the next decision instead of the
     policy's. Cards are drawn from the state's stock on ``stream``."""
-    if st[P.n_unknown] > 0 and not deal_unknowns(st, stream):
-        void_deal(st, trace, -1, out)
-        return
+    if st[P.n_unknown] > 0:
+        if not deal_unknowns(st, stream):
+            void_deal(st, trace, -1, out)
+            return
+        if idata.shape[0] > 0 and not history_consistent(t, rules, params, st, idata):
+            reject_deal(st, out)
+            return
     while True:
         ph = st[B.phase]
         if ph == PH_DONE:
