@@ -18,6 +18,10 @@ fields they share.
 
 Anaconda (``anaconda``) adds ``phase``, ``passed`` and ``received``
 (``--phase``, ``--passed CARDS``, ``--received CARDS``).
+Selection (``selection``, the board-scoring game) adds the round, the draw under
+way, each seat's board, my discards, the stock's size, the declared targets and
+the board and deck (``SE_FIELDS``; ``hole`` holds the hands, ``to`` the seat to
+act).
 Train Wreck (``train_wreck``) adds the street, extra and stolen cards, the
 cards discarded by special pairs, the fees each seat has paid and the special pairs
 that have acted (``TW_FIELDS``); ``up`` holds a seat's table cards, ``gone`` the
@@ -35,15 +39,17 @@ from ..errors import WantitError
 from .anaconda import _anaconda_state
 from .do_ya import _do_ya_state
 from .parse import _given
+from .selection import _selection_state
 from .selection_rejection import _sr_state, sr_condition_rows
 from .train_wreck import _train_wreck_state
 
 TW_FIELDS = ("street", "extra", "stolen", "discarded", "fees", "acted")
 AN_FIELDS = ("phase", "passed", "received")
+SE_FIELDS = ("round", "draw", "scores", "discards", "stock", "targets", "board", "deck")
 FIELDS = ("variant", "players", "dealer", "me", "hole", "up", "gone", "offer", "to", "refusals", "history",
-          "pool") + TW_FIELDS + AN_FIELDS
+          "pool") + TW_FIELDS + AN_FIELDS + SE_FIELDS
 OWN_FIELDS = {"history": "selection_rejection", "pool": "do_ya", **{f: "train_wreck" for f in TW_FIELDS},
-              **{f: "anaconda" for f in AN_FIELDS}}
+              **{f: "anaconda" for f in AN_FIELDS}, **{f: "selection" for f in SE_FIELDS}}
 
 
 @dataclass
@@ -80,19 +86,31 @@ class Table:
     phase: str | None = None
     passed: object = ()
     received: object = ()
+    # Selection (``analyzer.table.selection``; ``hole``: the hands, ``to``: the seat
+    # to act, default ``me``; ``dealer``: the round's dealer):
+    round: int | None = None  # the round under way, 1..11 (default 1)
+    draw: object = None  # the draw under way, 1..3, or "score" after the last (SE-A6: "target"); default 1
+    scores: dict = field(default_factory=dict)  # seat -> {slot id: points} of the slots filled (0: scratched)
+    discards: object = ""  # my discards lying in the discard pile
+    stock: int | None = None  # cards in the stock (default: every unseen card not in a hand)
+    targets: dict = field(default_factory=dict)  # seat -> the slot it declared this round (SE-A6)
+    board: str | None = None  # a board file (default: the PROVISIONAL board)
+    deck: str | None = None  # a deck spec (default: the board file's, else standard52)
 
 
 def table_from_flags(variant, players=None, dealer=None, me=0, hole=(), up=(), gone="", offer=None, to=None,
                      refusals=0, history=(), pool="", street=None, extra=(), stolen=(), discarded="", fees=(),
-                     acted=(), phase=None, passed=(), received=()) -> Table:
+                     acted=(), phase=None, passed=(), received=(), round=None, draw=None, scores=(), discards="",
+                     stock=None, targets=(), board=None, deck=None) -> Table:
     """A ``Table`` from the command line's repeatable ``SEAT=CARDS`` items (``fees``:
-    ``SEAT=CHIPS``, ``acted``: ``SEAT=RANKS``)."""
-    def pairs(items, flag):
+    ``SEAT=CHIPS``, ``acted``: ``SEAT=RANKS``, ``scores``: ``SEAT=SLOT:POINTS,...``,
+    ``targets``: ``SEAT=SLOT``)."""
+    def pairs(items, flag, shape="SEAT=CARDS, e.g. 0='As Kd'"):
         out = {}
         for item in items:
             seat, eq, cards = item.partition("=")
             if not eq or not seat.strip():
-                raise WantitError(f"{flag} {item!r} should look like SEAT=CARDS, e.g. 0='As Kd'")
+                raise WantitError(f"{flag} {item!r} should look like {shape}")
             if seat.strip() in out:
                 raise WantitError(f"{flag}: seat {seat.strip()} is given twice")
             out[seat.strip()] = cards
@@ -101,7 +119,9 @@ def table_from_flags(variant, players=None, dealer=None, me=0, hole=(), up=(), g
     return Table(variant, players, dealer, me, pairs(hole, "--hole"), pairs(up, "--up"), gone, offer, to, refusals,
                  history or (), pool, street, pairs(extra, "--extra"), pairs(stolen, "--stolen"), discarded,
                  pairs(fees, "--fee"), pairs(acted, "--acted"), phase=phase, passed=list(passed) or (),
-                 received=list(received) or ())
+                 received=list(received) or (), round=round, draw=draw,
+                 scores=pairs(scores, "--scores", "SEAT=SLOT:POINTS,..., e.g. 0=low:60"), discards=discards,
+                 stock=stock, targets=pairs(targets, "--target", "SEAT=SLOT, e.g. 1=low"), board=board, deck=deck)
 
 
 def load_table(path, variant=None) -> Table:
@@ -143,13 +163,18 @@ def table_state(inp, table: Table) -> np.ndarray:
     if builder is None:
         raise WantitError(f"describing a table is built for {', '.join(BUILDERS)} so far, not "
                           f"{inp.variant.name}")
+    check_own_fields(inp.variant.name, table)
+    return builder(inp, table)
+
+
+def check_own_fields(variant_name, table: Table):
+    """Refuse the fields of other games given for a ``variant_name`` table."""
     for name, game in OWN_FIELDS.items():
-        if game != inp.variant.name and _given(getattr(table, name)):
-            raise WantitError(f"{name}: a {inp.variant.name} table has no {name} (only {game} tables have it)"
+        if game != variant_name and _given(getattr(table, name)):
+            raise WantitError(f"{name}: a {variant_name} table has no {name} (only {game} tables have it)"
                               if name != "history" else
                               f"history: reading the choices seen is built for {game} so far, not "
-                              f"{inp.variant.name}")
-    return builder(inp, table)
+                              f"{variant_name}")
 
 
 def condition_data(inp, table: Table) -> np.ndarray:
@@ -165,6 +190,6 @@ def condition_data(inp, table: Table) -> np.ndarray:
 
 # Each game's table state, from its module.
 BUILDERS = {"selection_rejection": _sr_state, "do_ya": _do_ya_state, "anaconda": _anaconda_state,
-            "train_wreck": _train_wreck_state}
+            "train_wreck": _train_wreck_state, "selection": _selection_state}
 # Each game's conditioning rows (``condition_data``), from its module.
 CONDITIONS = {"selection_rejection": sr_condition_rows}
