@@ -33,7 +33,7 @@ from kernels.games.common import B
 from ..errors import WantitError
 from ..runs import whole
 from ..selection_config import card_points, resolve
-from .parse import UNKNOWN_TOKENS, _given, _per_seat, _seat
+from .parse import UNKNOWN_TOKENS, _count, _given, _per_seat, _seat
 
 SCORE_WORDS = ("score", "scoring", "fill", "assign")
 
@@ -201,11 +201,12 @@ class _TableCards:
         d = self.deck
         if isinstance(item, str):
             try:
-                (first,) = d.parse(item)
-            except ValueError:
-                raise WantitError(f"{where}: {item!r} is one card, e.g. {d.card_text(0)}") from None
+                parsed = d.parse(item)
             except WantitError as e:
                 raise WantitError(f"{where}: {e}") from None
+            if len(parsed) != 1:
+                raise WantitError(f"{where}: {item!r} should be one card, e.g. {d.card_text(0)}")
+            first = parsed[0]
             copies = [i for i, c in enumerate(d.cards) if c == d.cards[first]]
         else:
             first = int(whole(item, where))
@@ -216,11 +217,11 @@ class _TableCards:
             if i not in self.where:
                 self.where[i] = where
                 return i
-        earlier = " and ".join(sorted({self.where[i] for i in copies}))
         if len(copies) == 1:
-            raise WantitError(f"card {d.card_text(copies[0])} is given twice ({earlier} and {where})")
-        raise WantitError(f"card {d.card_text(copies[0])} is given {len(copies) + 1} times; deck {d.name} holds "
-                          f"{len(copies)} ({earlier} and {where})")
+            raise WantitError(f"card {d.card_text(first)} is given twice ({self.where[first]} and {where})")
+        places = " and ".join(sorted({self.where[i] for i in copies} | {where}))
+        raise WantitError(f"card {d.card_text(first)} is given {len(copies) + 1} times; deck {d.name} holds "
+                          f"{len(copies)} ({places})")
 
 
 def _refuse_other_fields(table):
@@ -238,8 +239,8 @@ def _check_board(seat, board_scores, slots, expected, t, rules, deck):
     Low / High rule and scores a fill can write."""
     filled = len(board_scores)
     if filled != expected:
-        raise WantitError(f"scores[{seat}]: {filled} slots filled, but seat {seat} has filled {expected} by now "
-                          f"(one slot a round; round {t} is under way)")
+        raise WantitError(f"scores[{seat}]: {_count(filled, 'slot')} filled, but seat {seat} has filled "
+                          f"{expected} by now (one slot a round; round {t} is under way)")
     ids = [s.id for s in slots]
     opening = next((k for k, s in enumerate(slots) if s.opening), None)
     if opening is not None:
@@ -304,8 +305,8 @@ def selection_table(inp, table):
             if phase == "score" and s in done:
                 declared = s in targets  # it has filled this round: its target no longer matters
             if s in targets and not declared:
-                raise WantitError(f"targets[{s}]: seat {s} declares its target after seat {to}, who is to declare "
-                                  f"now")
+                raise WantitError(f"targets[{s}]: seat {s} has not declared its target yet (seat {to} is to "
+                                  f"declare now, from the dealer's left)")
             if declared and s not in targets and not (phase == "score" and s in done):
                 raise WantitError(f"targets: seat {s} has declared its target this round "
                                   f"(declare_target_before_draws): give it (targets, --target {s}=SLOT)")
