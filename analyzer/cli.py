@@ -271,14 +271,16 @@ def _query_options(command):
         click.option("--dealer", type=int, default=None, help="The dealer's seat (default: the last seat)."),
         click.option("--me", type=int, default=0, show_default=True, help="My seat."),
         click.option("--hole", "hole_items", multiple=True, metavar="SEAT=CARDS",
-                     help="A seat's face-down cards, '??' for an unknown one (missing: all unknown); repeatable."),
+                     help="A seat's face-down cards, '??' for an unknown one (missing: all unknown; Selection: "
+                          "a seat's 7 cards); repeatable."),
         click.option("--up", "up_items", multiple=True, metavar="SEAT=CARDS",
                      help="A seat's face-up cards in the order taken (Anaconda: rolled); repeatable."),
         click.option("--gone", default="", metavar="CARDS",
                      help="Cards out of play and seen: refused, dead (Anaconda: my discards)."),
         click.option("--offer", default=None, metavar="CARD", help="The card on offer now."),
         click.option("--to", "offer_to", type=int, default=None,
-                     help="The seat it is offered to (without --offer: the seat the next card goes to)."),
+                     help="The seat it is offered to (without --offer: the seat the next card goes to; "
+                          "Selection: the seat to act, default --me)."),
         click.option("--refusals", type=int, default=0, show_default=True,
                      help="Refusals of the card on offer (Do Ya: the fresh cards the seat to act refused this turn)."),
         click.option("--pool", default="", metavar="CARDS",
@@ -390,8 +392,8 @@ def equity(variant, state_file, policy_items, rule_items, precision, max_deals, 
     \b
     e.g. wantit equity sr -n 4 --hole 0="As Ks" --up 0="Ah" --up 1="7c" --up 2="Td" --up 3=""
          wantit equity anaconda --hole 0="As Ks Qs 9s 4s 8d 8h" --passed "2c 3d 7h"
-         wantit equity selection -n 2 --round 11 --draw score --hole 0="As Ad 2c 3d 7h 9s Kc"
-              --scores 0=cosmopolitan:94,low:60,... --scores 1=...
+         wantit equity selection -n 1 --hole 0="As Kh Qd 2c 3c 4c 5c"
+         wantit equity selection --state examples/selection.toml --all
     \b
     Columns (table; JSON "seats" has share, share_se, ev, ev_se, p_high, p_low, p_scoop):
       share      expected fraction of the pot, with its 95% interval

@@ -322,9 +322,9 @@ def selection_decide(table: Table, policies=None, rules=None, precision=None, ma
                 deals += count
                 if progress is not None:
                     progress(deals, max_deals)
-                if k == 1 or deals < 2:
-                    if k == 1:
-                        break
+                if k == 1:
+                    break
+                if deals < 2:
                     continue
                 _, _, _, _, edge, edge_se = standing()
                 if deals >= MIN_DEALS and (Z95 * edge_se < precision or edge - 2 * Z95 * edge_se > 0):

@@ -183,8 +183,25 @@ def test_a_declared_target_is_the_only_slot_that_takes_points():
     # scratches are legal (either open slot).
     table = Table("selection", players=1, round=10, draw="score", hole={0: "As Ad Kc Kd 2c 3d 7h"},
                   scores={0: board("p_pair", "p_three_kind")}, targets={0: "p_three_kind"})
-    r = decide(table, rules={"declare_target_before_draws": True}, max_deals=1000)
+    rules = {"declare_target_before_draws": True}
+    r = decide(table, rules=rules, max_deals=1000)
     assert sorted(r.actions.action) == ["scratch p_pair", "scratch p_three_kind"]
+    # Before the draws, the declaration itself: any open slot.
+    table = Table("selection", players=1, round=10, draw="target", hole={0: "As Ad Kc Kd 2c 3d 7h"},
+                  scores={0: board("p_pair", "p_three_kind")})
+    r = decide(table, rules=rules, max_deals=1000)
+    assert r.meta["kind"] == "target_slot" and list(r.actions.action) == ["declare p_pair", "declare p_three_kind"]
+
+
+def test_a_json_state_file_is_the_toml_one(tmp_path):
+    import tomllib
+
+    data = tomllib.loads(EXAMPLE.read_text())
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps(data))
+    assert load_table(path) == load_table(EXAMPLE)
+    with pytest.raises(WantitError, match="board: a selection_rejection table has no board"):
+        equity(Table("sr", players=3, board="examples/board.toml"))
 
 
 def test_decide_json_from_the_example_state(capsys):

@@ -66,7 +66,9 @@ class Table:
     gone: object = ""  # cards out of play and known to all: refused and dead
     offer: object = None  # the card on offer (None: none, or a fresh card still to be turned up)
     to: int | None = None  # the seat it is offered to (with no offer: the seat the next card goes to; Do Ya:
-    #                        the seat to act, which the up-card counts imply, so it may be left out)
+    #                        the seat to act, which the up-card counts imply, so it may be left out;
+    #                        Selection: the seat to act, default me; the seats before it from the dealer's
+    #                        left have acted in the draw or scoring under way)
     refusals: int = 0  # refusals of the card on offer so far (Do Ya: the fresh cards ``to`` refused this turn)
     # What the table saw the players choose, in order: "SEAT takes CARD" or "SEAT
     # refuses CARD" from the first offer of the deal (a list, or one text with ';'
