@@ -399,7 +399,7 @@ def equity(variant, state_file, policy_items, rule_items, precision, max_deals, 
       share      expected fraction of the pot, with its 95% interval
       ev         expected net in antes, with its 95% interval
       p_high, p_low, p_scoop   how often the seat wins (a share of) high, low, the whole pot
-    Selection (JSON "seats": share, share_se, ev, ev_se, p_win, p_tie):
+    Selection (JSON "seats": share, share_se, ev, ev_se, p_win, p_win_se, p_tie):
       share      expected fraction of the win (ties shared; 1 in solitaire)
       total      expected final total in points (JSON: ev, ev_se)
       p_win, p_tie   how often the seat has the top total (alone or tied), and shares it

@@ -93,7 +93,9 @@ class DecisionResult:
     def format_table(self):
         m = self.meta
         unit = m.get("unit", "antes")  # Selection: points or a fraction of the win
-        lines = wrap_line(f"{m['variant']}, {m['players']} player{'s' if m['players'] != 1 else ''}: seat {m['me']}'s {m['kind']} decision, "
+        where = f", {m['where']}" if "where" in m else ""  # Selection: the round and draw
+        lines = wrap_line(f"{m['variant']}, {m['players']} player{'s' if m['players'] != 1 else ''}{where}: "
+                          f"seat {m['me']}'s {m['kind']} decision, "
                           f"{len(self.actions)} actions on the same {m['deals']:,} deals; "
                           f"{m.get('measured', 'nets in antes')} with 95% intervals")
         t = self.actions[["action"]].copy()

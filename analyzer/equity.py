@@ -358,17 +358,17 @@ def where_text(w) -> str:
 @dataclass
 class SelectionEquityResult:
     """``meta`` and ``seats`` (a DataFrame: seat, policy, share, share_se, share_lo,
-    share_hi, ev, ev_se, ev_lo, ev_hi, p_win, p_tie). ``share`` is the expected share
-    of the win (ties shared: 1 in solitaire), ``ev`` the expected final total in
-    points, ``p_win`` how often the seat has the top total (alone or tied) and
-    ``p_tie`` how often it shares it. The pot games' p_high, p_low and p_scoop mean
+    share_hi, ev, ev_se, ev_lo, ev_hi, p_win, p_win_se, p_tie). ``share`` is the
+    expected share of the win (ties shared: 1 in solitaire), ``ev`` the expected final
+    total in points, ``p_win`` how often the seat has the top total (alone or tied)
+    and ``p_tie`` how often it shares it. The pot games' p_high, p_low and p_scoop mean
     nothing here and are left out."""
 
     meta: dict
     seats: object
 
     def to_json(self):
-        cols = ["seat", "share", "share_se", "ev", "ev_se", "p_win", "p_tie"]
+        cols = ["seat", "share", "share_se", "ev", "ev_se", "p_win", "p_win_se", "p_tie"]
         return {"meta": self.meta,
                 "seats": [{k: (int(r[k]) if k == "seat" else float(r[k])) for k in cols}
                           for _, r in self.seats.iterrows()]}
@@ -462,11 +462,12 @@ def selection_equity(table: Table, policies=None, rules=None, precision=None, ma
     share, share_se = mean_se(0)
     ev, ev_se = mean_se(2)
     values = q.setup.values
+    p_win = sums[4] / games
     seats = pd.DataFrame({
         "seat": np.arange(n), "policy": [val["preset"] for val in values],
         "share": share, "share_se": share_se, "share_lo": share - Z95 * share_se, "share_hi": share + Z95 * share_se,
         "ev": ev, "ev_se": ev_se, "ev_lo": ev - Z95 * ev_se, "ev_hi": ev + Z95 * ev_se,
-        "p_win": sums[4] / games, "p_tie": sums[5] / games})
+        "p_win": p_win, "p_win_se": np.sqrt(p_win * (1 - p_win) / max(games - 1, 1)), "p_tie": sums[5] / games})
     half = float(Z95 * (share_se if measure == "share" else ev_se)[me])
     meta = selection_meta(q, values, measure, precision, max_deals, seed, rules, deals=games, deals_played=games,
                           conditioned=False, exact=False, half_width=half, reached_precision=half < precision,

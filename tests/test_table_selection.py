@@ -222,7 +222,8 @@ def test_equity_json_from_the_example_state_with_flags_on_top(capsys):
     main(["equity", "selection", "--state", str(EXAMPLE), "--format", "json", "--max-deals", "3000",
           "--measure", "total"])
     data = json.loads(capsys.readouterr().out)
-    assert [set(s) for s in data["seats"]] == [{"seat", "share", "share_se", "ev", "ev_se", "p_win", "p_tie"}] * 3
+    assert [set(s) for s in data["seats"]] == [{"seat", "share", "share_se", "ev", "ev_se", "p_win", "p_win_se",
+                                                 "p_tie"}] * 3
     assert abs(sum(s["share"] for s in data["seats"]) - 1) < 1e-9
     m = data["meta"]
     assert (m["round"], m["phase"], m["draw"], m["measure"], m["deals"]) == (6, "draw", 2, "total", 3000)
