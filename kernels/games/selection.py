@@ -19,7 +19,11 @@ The game is a state machine over one table state (``STATE``) run by the engine
 (``kernels.engine``, ``GAME_SELECTION``): ``play`` advances it from any legal state
 to the end of the game (or until a given number of decisions has been taken),
 ``decision`` lists the legal actions where it stopped; a fresh game is
-``init_state``. The deck matrix, profile, board and stacked rounds travel in the
+``init_state``. A game described in its middle (``analyzer.table.selection``)
+is a state whose unknown hand and discard-pile places (``unknown_at``) are dealt
+from its stock when play resumes, and whose later rounds draw from streams keyed
+by the deal and the round (``round_keyed``), so that a decision's actions meet
+the same later deals; a game played from its start has neither. The deck matrix, profile, board and stacked rounds travel in the
 engine's ``idata``, the seats' parameter rows (with par) and the tail table in
 ``fdata`` (``pack_data``; offsets in the ``DATA`` header). Decision points, every
 round, each seat in turn from the round dealer's left:
