@@ -271,14 +271,16 @@ def _query_options(command):
         click.option("--dealer", type=int, default=None, help="The dealer's seat (default: the last seat)."),
         click.option("--me", type=int, default=0, show_default=True, help="My seat."),
         click.option("--hole", "hole_items", multiple=True, metavar="SEAT=CARDS",
-                     help="A seat's face-down cards, '??' for an unknown one (missing: all unknown); repeatable."),
+                     help="A seat's face-down cards, '??' for an unknown one (missing: all unknown; Selection: "
+                          "a seat's 7 cards); repeatable."),
         click.option("--up", "up_items", multiple=True, metavar="SEAT=CARDS",
                      help="A seat's face-up cards in the order taken (Anaconda: rolled); repeatable."),
         click.option("--gone", default="", metavar="CARDS",
                      help="Cards out of play and seen: refused, dead (Anaconda: my discards)."),
         click.option("--offer", default=None, metavar="CARD", help="The card on offer now."),
         click.option("--to", "offer_to", type=int, default=None,
-                     help="The seat it is offered to (without --offer: the seat the next card goes to)."),
+                     help="The seat it is offered to (without --offer: the seat the next card goes to; "
+                          "Selection: the seat to act, default --me)."),
         click.option("--refusals", type=int, default=0, show_default=True,
                      help="Refusals of the card on offer (Do Ya: the fresh cards the seat to act refused this turn)."),
         click.option("--pool", default="", metavar="CARDS",
@@ -308,6 +310,24 @@ def _query_options(command):
                      help="Anaconda: the packet passed to me, one per pass so far, in order; repeatable."),
         click.option("--declared", "declared_items", multiple=True, metavar="SEAT=high|low|both",
                      help="A declaration already made (split_mode = declare, every card dealt); repeatable."),
+        click.option("--round", "round_", type=int, default=None,
+                     help="Selection: the round under way, 1-11 (default 1)."),
+        click.option("--draw", default=None, metavar="N|score|target",
+                     help="Selection: the draw under way (1-3), 'score' after the last draw, 'target' for the "
+                          "declarations (declare_target_before_draws); default 1."),
+        click.option("--scores", "score_items", multiple=True, metavar="SEAT=SLOT:POINTS,...",
+                     help="Selection: a seat's board, the slots filled and their points (0: scratched); "
+                          "repeatable."),
+        click.option("--discards", default="", metavar="CARDS",
+                     help="Selection: my discards lying in the discard pile."),
+        click.option("--stock", type=int, default=None,
+                     help="Selection: cards left in the stock (default: every unseen card not in a hand)."),
+        click.option("--target", "target_items", multiple=True, metavar="SEAT=SLOT",
+                     help="Selection (declare_target_before_draws): the slot a seat declared this round; "
+                          "repeatable."),
+        click.option("--measure", type=click.Choice(["share", "total"]), default=None,
+                     help="Selection: what to estimate, my share of the win (default with opponents) or my "
+                          "final total in points (default in solitaire)."),
         click.option("--state", "state_file", type=click.Path(dir_okay=False), default=None,
                      help="A table described in a TOML or JSON file (examples/); flags given too override it."),
         click.option("--policy", "policy_items", multiple=True, metavar="SEAT=PRESET[:k=v,...]",
@@ -327,17 +347,23 @@ def _query_options(command):
 
 def _table(variant, state_file, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, pool,
            declined, history, street, extra_items, stolen_items, discarded, fee_items, acted_items, phase,
-           passed_items, received_items, declared_items):
+           passed_items, received_items, declared_items, round_=None, draw=None, score_items=(), discards="",
+           stock=None, target_items=(), **game_settings):
     """The table the flags describe; with ``--state``, the file's table with the
-    flags given on top (a seat's cards given by flag replace the file's)."""
+    flags given on top (a seat's cards given by flag replace the file's).
+    ``game_settings``: Selection's --board and --deck."""
     from dataclasses import fields, replace
 
     from .table import Table, load_table, table_from_flags
+    from .variants import get_variant
 
+    settings = _game_settings(get_variant(variant), game_settings)
     flags = table_from_flags(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals,
                              history=history, pool=pool, declined=declined, street=street, extra=extra_items,
                              stolen=stolen_items, discarded=discarded, fees=fee_items, acted=acted_items, phase=phase,
-                             passed=passed_items, received=received_items, declared=declared_items)
+                             passed=passed_items, received=received_items, declared=declared_items, round=round_,
+                             draw=draw, scores=score_items, discards=discards, stock=stock, targets=target_items,
+                             board=settings.get("board"), deck=settings.get("deck"))
     if state_file is None:
         return flags
     table = load_table(state_file, variant)
@@ -353,14 +379,17 @@ def _table(variant, state_file, players, dealer, me, hole_items, up_items, gone,
 @cli.command()
 @click.argument("variant")
 @_query_options
-@click.option("--precision", type=float, default=0.005, show_default=True,
-              help="Stop when the 95% interval on my share of the pot is this narrow on either side.")
-@click.option("--max-deals", type=int, default=1_000_000, show_default=True, help="The most deals to play.")
+@click.option("--precision", type=float, default=None,
+              help="Stop when the 95% interval on my share of the pot is this narrow on either side (default "
+                   "0.005; Selection: 0.005 of the win, or 1 point with --measure total).")
+@click.option("--max-deals", type=int, default=1_000_000, show_default=True,
+              help="The most deals (Selection: games) to play.")
 @click.option("--all", "all_seats", is_flag=True, help="Show every seat, not only mine.")
 @click.option("--no-exact", "no_exact", is_flag=True,
               help="Sample even where the unknown cards are few enough to enumerate with no choice left.")
+@_game_option_flags
 def equity(variant, state_file, policy_items, rule_items, precision, max_deals, seed, threads, all_seats, no_exact,
-           condition, fmt, **table_flags):
+           condition, fmt, measure, **table_flags):
     """My chances from a described table of VARIANT: each seat's expected share of
     the pot and net, and how often it wins high, low and the whole pot, from deals
     played on with the unknown cards dealt at random and every seat on its policy.
@@ -368,11 +397,17 @@ def equity(variant, state_file, policy_items, rule_items, precision, max_deals, 
     \b
     e.g. wantit equity sr -n 4 --hole 0="As Ks" --up 0="Ah" --up 1="7c" --up 2="Td" --up 3=""
          wantit equity anaconda --hole 0="As Ks Qs 9s 4s 8d 8h" --passed "2c 3d 7h"
+         wantit equity selection -n 1 --hole 0="As Kh Qd 2c 3c 4c 5c"
+         wantit equity selection --state examples/selection.toml --all
     \b
     Columns (table; JSON "seats" has share, share_se, ev, ev_se, p_high, p_low, p_scoop):
       share      expected fraction of the pot, with its 95% interval
       ev         expected net in antes, with its 95% interval
       p_high, p_low, p_scoop   how often the seat wins (a share of) high, low, the whole pot
+    Selection (JSON "seats": share, share_se, ev, ev_se, p_win, p_win_se, p_tie):
+      share      expected fraction of the win (ties shared; 1 in solitaire)
+      total      expected final total in points (JSON: ev, ev_se)
+      p_win, p_tie   how often the seat has the top total (alone or tied), and shares it
     """
     from .equity import equity as run_equity
     from .progress import ProgressBar
@@ -381,7 +416,7 @@ def equity(variant, state_file, policy_items, rule_items, precision, max_deals, 
     with ProgressBar(max_deals, "deals") as progress:
         result = run_equity(table, policies=_policy_specs(policy_items), rules=_key_values(rule_items, "--rule"),
                             precision=precision, max_deals=max_deals, seed=seed, threads=threads, progress=progress,
-                            condition=condition, exact=not no_exact)
+                            condition=condition, exact=not no_exact, measure=measure)
     if fmt == "json":
         click.echo(json.dumps(result.to_json(), indent=2))
     else:
@@ -393,12 +428,14 @@ def equity(variant, state_file, policy_items, rule_items, precision, max_deals, 
 @cli.command()
 @click.argument("variant")
 @_query_options
-@click.option("--precision", type=float, default=0.01, show_default=True,
-              help="Stop when the best action's edge is known to this many antes (95% half-width).")
+@click.option("--precision", type=float, default=None,
+              help="Stop when the best action's edge is known to this many antes (95% half-width; default 0.01; "
+                   "Selection: 0.01 of the win, or 1 point with --measure total).")
 @click.option("--max-deals", type=int, default=200_000, show_default=True,
-              help="The most deals played after each action.")
+              help="The most deals (Selection: games) played after each action.")
+@_game_option_flags
 def decide(variant, state_file, policy_items, rule_items, precision, max_deals, seed, threads, condition, fmt,
-           **table_flags):
+           measure, **table_flags):
     """Should I take it? Every legal action of my decision at a described table of
     VARIANT, each played on over the same deals (the same unknown cards), every
     later decision by the policies: each action's EV in antes with its 95%
@@ -406,6 +443,10 @@ def decide(variant, state_file, policy_items, rule_items, precision, max_deals, 
 
     \b
     e.g. wantit decide sr --state examples/selection_rejection.toml
+         wantit decide selection --state examples/selection.toml
+    Selection: the keep at a draw (every set of 2 to 7 cards kept), the slot and cards
+    at scoring (or the scratch), the declared target (SE-A6); the EV is my final total
+    in points in solitaire, my share of the win otherwise (--measure picks).
     """
     from .decide import decide as run_decide
     from .progress import ProgressBar
@@ -414,7 +455,7 @@ def decide(variant, state_file, policy_items, rule_items, precision, max_deals, 
     with ProgressBar(max_deals, "deals") as progress:
         result = run_decide(table, policies=_policy_specs(policy_items), rules=_key_values(rule_items, "--rule"),
                             precision=precision, max_deals=max_deals, seed=seed, threads=threads, progress=progress,
-                            condition=condition)
+                            condition=condition, measure=measure)
     click.echo(json.dumps(result.to_json(), indent=2) if fmt == "json" else result.format_table())
     if result.meta["interrupted"]:
         sys.exit(130)

@@ -20,7 +20,19 @@ from kernels.games import common as C
 
 from .cards import card_text
 from .engine import decision, new_stream, play_batch, play_state
-from .equity import MIN_DEALS, Z95, check_agreement, counted, setup
+from .equity import (
+    MIN_DEALS,
+    Z95,
+    check_agreement,
+    check_query_numbers,
+    counted,
+    is_scored,
+    selection_measure,
+    selection_meta,
+    selection_query,
+    selection_values,
+    setup,
+)
 from .errors import WantitError
 from .runs import numba_threads, whole
 from .table import Table
@@ -80,9 +92,12 @@ class DecisionResult:
 
     def format_table(self):
         m = self.meta
-        lines = wrap_line(f"{m['variant']}, {m['players']} players: seat {m['me']}'s {m['kind']} decision, "
-                          f"{len(self.actions)} actions on the same {m['deals']:,} deals; nets in antes with "
-                          f"95% intervals")
+        unit = m.get("unit", "antes")  # Selection: points or a fraction of the win
+        where = f", {m['where']}" if "where" in m else ""  # Selection: the round and draw
+        lines = wrap_line(f"{m['variant']}, {m['players']} player{'s' if m['players'] != 1 else ''}{where}: "
+                          f"seat {m['me']}'s {m['kind']} decision, "
+                          f"{len(self.actions)} actions on the same {m['deals']:,} deals; "
+                          f"{m.get('measured', 'nets in antes')} with 95% intervals")
         t = self.actions[["action"]].copy()
         t["ev"] = [f"{e:+.4f} ({lo:+.4f}..{hi:+.4f})" for e, lo, hi in
                    zip(self.actions.ev, self.actions.ev_lo, self.actions.ev_hi)]
@@ -90,7 +105,7 @@ class DecisionResult:
         if len(self.actions) > 1:
             lo, hi = self.edge - Z95 * self.edge_se, self.edge + Z95 * self.edge_se
             sure = "" if lo > 0 else " (not yet distinguishable from the runner-up)"
-            lines += wrap_line(f"best: {self.best}, by {self.edge:+.4f} antes ({lo:+.4f}..{hi:+.4f}) over "
+            lines += wrap_line(f"best: {self.best}, by {self.edge:+.4f} {unit} ({lo:+.4f}..{hi:+.4f}) over "
                                f"{m['runner_up']}{sure}")
         else:
             lines.append(f"only one action: {self.best}")
@@ -99,16 +114,19 @@ class DecisionResult:
         return "\n".join(lines)
 
 
-def _the_decision(inp, st, seed, me):
+def _the_decision(inp, st, seed, me, game_data=False):
     """``(kind, seat, actions)`` of the first decision from ``st``, the same on every
-    probe stream (else the decision depends on cards not dealt yet)."""
+    probe stream (else the decision depends on cards not dealt yet). ``game_data``:
+    ``idata`` is the game's own data (Selection's deck and board), not conditioning
+    rows, and is kept."""
     from dataclasses import replace
 
     from .engine import EMPTY_I
 
-    inp = replace(inp, idata=EMPTY_I)  # the decision is the same whatever --condition keeps
-    st = st.copy()
-    st[C.P.check_declared] = 0
+    if not game_data:
+        inp = replace(inp, idata=EMPTY_I)  # the decision is the same whatever --condition keeps
+        st = st.copy()
+        st[C.P.check_declared] = 0  # nor whatever the declarations seen keep
     seen = set()
     for k in range(PROBES):
         probe = play_state(inp, st.copy(), new_stream(seed, k), stop=0, trace=False)
@@ -125,13 +143,21 @@ def _the_decision(inp, st, seed, me):
     return kind, list(actions)
 
 
-def decide(table: Table, policies=None, rules=None, precision=0.01, max_deals=200_000, seed=0, threads=None,
-           progress=None, condition=False) -> DecisionResult:
+def decide(table: Table, policies=None, rules=None, precision=None, max_deals=200_000, seed=0, threads=None,
+           progress=None, condition=False, measure=None) -> DecisionResult:
     """Every legal action of my decision at ``table`` (see the module docstring).
     Stops when the edge of the best action is known to ``precision`` antes (95%
-    half-width), or when it is clearly positive, or at ``max_deals``."""
+    half-width; default 0.01), or when it is clearly positive, or at ``max_deals``.
+    Selection is ``selection_decide`` (``measure``: what its EV is)."""
     import pandas as pd
 
+    if is_scored(table):
+        return selection_decide(table, policies, rules, precision, max_deals, seed, threads, progress, condition,
+                                measure)
+    if measure is not None:
+        raise WantitError("measure: a pot game's decisions are measured in antes (measure is for Selection)")
+    if precision is None:
+        precision = 0.01
     v, n, inp, st, ante, me, _ = setup(table, policies, rules, condition)
     try:
         precision = float(precision)
@@ -203,4 +229,128 @@ def decide(table: Table, policies=None, rules=None, precision=0.01, max_deals=20
             "runner_up": names[second], "seconds": round(time.perf_counter() - started, 3),
             "rules": {key: str(x) for key, x in (rules or {}).items()},
             "units": "antes (ev, edge)"}
+    return DecisionResult(meta, frame, names[best], float(edge), float(edge_se))
+
+
+# ---------------------------------------------------------------- Selection (scored on a board)
+
+# Default precisions (95% half-width of the edge) by measure: a fraction of the win, or points.
+SELECTION_DECIDE_PRECISION = {"share": 0.01, "total": 1.0}
+
+
+def selection_action_text(kind, action, hand, deck, board, ace_one):
+    """A Selection action in words: ``keep`` (the cards kept, or ``stand pat``),
+    ``fill SLOT with CARDS (N points)``, ``scratch SLOT``, ``declare SLOT``."""
+    from kernels.games import selection as G
+
+    from .selection_config import card_points
+
+    ids = [s.id for s in board.slots]
+    if kind == "draw":
+        if action == G.FULL_HAND:
+            return "stand pat"
+        return "keep " + deck.format([hand[j] for j in range(G.HAND) if (action >> j) & 1])
+    if kind == "target_slot":
+        return f"declare {ids[action]}"
+    if action >= G.SCRATCH:
+        return f"scratch {ids[action - G.SCRATCH]}"
+    k, mask = action % G.FILL_MASK, action // G.FILL_MASK
+    used = [hand[j] for j in range(G.HAND) if (mask >> j) & 1]
+    ranks = [deck.cards[c][0] for c in used]
+    if board.slots[k].kind in ("low", "high"):
+        points = sum(11 if r == 14 and ace_one else card_points(r) for r in ranks)
+    else:
+        points = sum(card_points(r) for r in ranks)
+    return f"fill {ids[k]} with {deck.format(used)} ({points} points)"
+
+
+def selection_decide(table: Table, policies=None, rules=None, precision=None, max_deals=200_000, seed=0,
+                     threads=None, progress=None, condition=False, measure=None) -> DecisionResult:
+    """Every legal action of my decision at a Selection table: the keep at a draw
+    (every mask of my hand keeping 2..7 cards: 120 actions), the assignment at
+    scoring (every open slot my cards may fill with every set of cards that fills
+    it, and the legal scratches), or the declared target (SE-A6). Each action is
+    played on over the same games (common random numbers: the same unknown cards,
+    and every later round dealt from the same stream whichever action was taken),
+    every later decision by the policies. The EV is ``measure``: my expected final
+    total in points (default in solitaire) or my expected share of the win, ties
+    shared (default with opponents). Stops when the best action's edge is known to
+    ``precision`` (95% half-width; default 1 point, or 0.01 of the win), when it is
+    clearly positive, or at ``max_deals`` games per action."""
+    import pandas as pd
+
+    from kernels.games import selection as G
+
+    q = selection_query(table, policies, rules, condition)
+    me = q.me
+    measure = selection_measure(measure, q.setup.players)
+    precision, max_deals = check_query_numbers(SELECTION_DECIDE_PRECISION[measure] if precision is None else
+                                               precision, max_deals, 10**8,
+                                               "of the win" if measure == "share" else "points")
+    unknown = q.state[G.S.unknown_at:G.S.unknown_at + q.state[G.S.n_unknown]]
+    mine = G.S.hands + G.HAND * me
+    if ((unknown >= mine) & (unknown < mine + G.HAND)).any():
+        raise WantitError(f"decide: give all {G.HAND} of my cards (--hole {me}='...'); a decision is taken on "
+                          f"the cards held")
+    kind, actions = _the_decision(q.inputs, q.state, seed, me, game_data=True)
+    k = len(actions)
+    total = np.zeros(k)
+    cross = np.zeros((k, k))
+    deals = 0
+    started = time.perf_counter()
+    interrupted = False
+    chunk = FIRST_CHUNK
+    column = 0 if measure == "share" else 1
+
+    def standing():
+        mean = total / deals
+        cov = cross / deals - np.outer(mean, mean)
+        order = np.argsort(-mean, kind="stable")
+        best, second = order[0], order[1] if k > 1 else order[0]
+        edge = mean[best] - mean[second]
+        var = max(cov[best, best] + cov[second, second] - 2 * cov[best, second], 0.0)
+        scale = deals / max(deals - 1, 1)
+        return mean, np.sqrt(np.maximum(np.diag(cov), 0.0) * scale / deals), best, second, edge, \
+            math.sqrt(var * scale / deals)
+
+    with numba_threads(threads):
+        try:
+            while deals < max_deals:
+                count = min(chunk, max_deals - deals)
+                values = np.empty((count, k))
+                for j, a in enumerate(actions):
+                    rows = play_batch(q.inputs, q.state, seed, deals, count, rotate_dealer=False, forced=a)
+                    values[:, j] = selection_values(q, rows)[column][:, me]
+                total += values.sum(axis=0)
+                cross += values.T @ values
+                deals += count
+                if progress is not None:
+                    progress(deals, max_deals)
+                if k == 1:
+                    break
+                if deals < 2:
+                    continue
+                _, _, _, _, edge, edge_se = standing()
+                if deals >= MIN_DEALS and (Z95 * edge_se < precision or edge - 2 * Z95 * edge_se > 0):
+                    break
+                chunk = int(min(max(chunk * 2, 2_000), 200_000))
+        except KeyboardInterrupt:
+            interrupted = True
+            if deals < 2:
+                raise
+    mean, se, best, second, edge, edge_se = standing()
+    hand = G.STATE.view(q.state, "hands")[me].tolist()
+    names = [selection_action_text(kind, a, hand, q.setup.deck, q.setup.board, q.inputs.rules[G.R_ACE_ONE] > 0)
+             for a in actions]
+    frame = pd.DataFrame({"action": names, "code": actions, "ev": mean, "ev_se": se,
+                          "ev_lo": mean - Z95 * se, "ev_hi": mean + Z95 * se})
+    unit = "of the win" if measure == "share" else "points"
+    meta = selection_meta(q, q.setup.values, measure, precision, max_deals, int(seed), rules, kind=kind,
+                          deals=deals, deals_played=deals, conditioned=False, effective_sample_size=deals,
+                          interrupted=interrupted, runner_up=names[second],
+                          seconds=round(time.perf_counter() - started, 3), unit=unit,
+                          measured=("expected shares of the win" if measure == "share" else
+                                    "expected final totals in points"))
+    meta["units"] = f"{unit} (ev, edge): " + ("my expected share of the win, ties shared" if measure == "share" else
+                                              "my expected final total")
     return DecisionResult(meta, frame, names[best], float(edge), float(edge_se))

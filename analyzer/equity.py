@@ -17,7 +17,7 @@ import numpy as np
 from kernels.engine import SUM_FIRST, SUM_KEPT, SUM_REJECTED, SUM_SEAT_FIELDS, SUM_VOID
 from kernels.games.common import EXHAUSTED, REJECTED, UNITS, B, P
 
-from .engine import equity_sums
+from .engine import equity_sums, play_batch
 from .exact import exact_equity
 from .errors import WantitError
 from .runs import check_seed, numba_threads, whole
@@ -188,8 +188,8 @@ def setup(table: Table, policies=None, rules=None, condition=False):
     return v, n, inp, st, ante, me, int(st[P.deck + 1] - st[P.deck])
 
 
-def equity(table: Table, policies=None, rules=None, precision=0.005, max_deals=1_000_000, seed=0,
-           threads=None, progress=None, condition=False, exact=True) -> EquityResult:
+def equity(table: Table, policies=None, rules=None, precision=None, max_deals=1_000_000, seed=0,
+           threads=None, progress=None, condition=False, exact=True, measure=None) -> EquityResult:
     """Each seat's equity from the described ``table`` (see the module docstring).
     ``policies``: as for ``analyzer.simulate.simulate`` (default: every seat the
     variant's default policy); ``rules``: rules options. ``condition``: keep only
@@ -197,9 +197,20 @@ def equity(table: Table, policies=None, rules=None, precision=0.005, max_deals=1
     under the seats' policies (rejection sampling: each kept deal weighs the same;
     the effective sample size is the number kept). ``exact``: enumerate the unknown
     cards where no choice is left and they are few enough (``analyzer.exact``);
-    False: always sample."""
+    False: always sample. ``precision`` (default 0.005) is a fraction of the pot.
+
+    Selection, scored on a board, is ``selection_equity`` (``measure`` is its
+    choice of the share of the win or the final total; ``exact`` does not apply:
+    its games are always sampled)."""
     import pandas as pd
 
+    if is_scored(table):
+        return selection_equity(table, policies, rules, precision, max_deals, seed, threads, progress, condition,
+                                measure)
+    if measure is not None:
+        raise WantitError("measure: a pot game's equity is its share of the pot (measure is for Selection)")
+    if precision is None:
+        precision = 0.005
     v, n, inp, st, ante, me, unseen = setup(table, policies, rules, condition)
     try:
         precision = float(precision)
@@ -256,3 +267,213 @@ def equity(table: Table, policies=None, rules=None, precision=0.005, max_deals=1
                  effective_sample_size=sums.deals, exact=False, half_width=half, reached_precision=half < precision,
                  interrupted=interrupted, seconds=round(seconds, 3))
     return EquityResult(meta, seats)
+
+
+# ---------------------------------------------------------------- Selection (scored on a board)
+
+MEASURES = ("share", "total")
+# Default precisions (95% half-widths) by measure: a fraction of the win, or points.
+SELECTION_EQUITY_PRECISION = {"share": 0.005, "total": 1.0}
+
+
+def is_scored(table: Table) -> bool:
+    """Whether ``table`` is of a game scored on a board (Selection), not a pot game."""
+    return get_variant(table.variant).kind == "scored"
+
+
+def selection_measure(measure, players):
+    """What a Selection query measures: ``"total"`` (my expected final total, the
+    default for solitaire, where the win is always mine) or ``"share"`` (my expected
+    share of the win, ties shared: the default with opponents)."""
+    if measure is None:
+        return "total" if players == 1 else "share"
+    if measure not in MEASURES:
+        raise WantitError(f"measure {measure!r} must be share (of the win) or total (final points)")
+    return measure
+
+
+@dataclass
+class SelectionQuery:
+    """A Selection table made ready for the engine: the validated set-up, the
+    inputs (with each seat's par), the table state and where it stands."""
+
+    setup: object  # analyzer.selection.Setup
+    inputs: object
+    state: np.ndarray
+    where: object  # analyzer.table.selection.Where
+    me: int
+
+
+def selection_query(table: Table, policies=None, rules=None, condition=False) -> SelectionQuery:
+    """The table refused or made ready before any long kernel run (the slots' par
+    is computed last)."""
+    from dataclasses import replace
+
+    from .selection import setup as selection_setup
+    from .selection import setup_inputs, with_par
+    from .table import check_own_fields
+    from .table.selection import selection_table
+
+    v = get_variant(table.variant)
+    if condition:
+        from .table import CONDITIONS
+
+        raise WantitError(f"--condition: reading the choices seen is built for {', '.join(CONDITIONS)} so far, not "
+                          f"{v.name}")
+    check_own_fields(v.name, table)
+    n = v.default_players if table.players is None else whole(table.players, "players")
+    s = selection_setup(n, policies, rules, table.board, table.deck, par=False)
+    # The table state does not depend on the par: check the table before computing it.
+    unpriced = setup_inputs(replace(s, par=np.zeros((n, len(s.board.slots)))))
+    st, where = selection_table(unpriced, table)
+    s = with_par(s)
+    return SelectionQuery(s, setup_inputs(s), st, where, int(table.me))
+
+
+def check_query_numbers(precision, max_deals, most, what):
+    try:
+        precision = float(precision)
+    except (TypeError, ValueError):
+        raise WantitError(f"precision {precision!r} must be a number") from None
+    if not (0 < precision and math.isfinite(precision)):
+        raise WantitError(f"precision {precision:g} must be a positive number ({what})")
+    max_deals = whole(max_deals, "max_deals")
+    if not 1 <= max_deals <= most:
+        raise WantitError(f"max_deals {max_deals} must be 1..{most:,}")
+    return precision, max_deals
+
+
+def selection_values(q: SelectionQuery, rows):
+    """Per game and seat: ``(share of the win, ties shared; final total; 1 if at the
+    top, alone or tied)`` of result rows ``rows``."""
+    from .selection import result_arrays
+
+    total = result_arrays(rows, q.setup.players, len(q.setup.board.slots))[3].astype(np.float64)
+    at_top = total == total.max(axis=1, keepdims=True)
+    share = at_top / at_top.sum(axis=1, keepdims=True)
+    return share, total, at_top
+
+
+def where_text(w) -> str:
+    stage = {"target": "declaring targets", "score": "scoring"}.get(w.phase, f"draw {w.draw} of {w.draws}")
+    return f"round {w.round}, {stage}, seat {w.to} to act"
+
+
+@dataclass
+class SelectionEquityResult:
+    """``meta`` and ``seats`` (a DataFrame: seat, policy, share, share_se, share_lo,
+    share_hi, ev, ev_se, ev_lo, ev_hi, p_win, p_win_se, p_tie). ``share`` is the
+    expected share of the win (ties shared: 1 in solitaire), ``ev`` the expected final
+    total in points, ``p_win`` how often the seat has the top total (alone or tied)
+    and ``p_tie`` how often it shares it. The pot games' p_high, p_low and p_scoop mean
+    nothing here and are left out."""
+
+    meta: dict
+    seats: object
+
+    def to_json(self):
+        cols = ["seat", "share", "share_se", "ev", "ev_se", "p_win", "p_win_se", "p_tie"]
+        return {"meta": self.meta,
+                "seats": [{k: (int(r[k]) if k == "seat" else float(r[k])) for k in cols}
+                          for _, r in self.seats.iterrows()]}
+
+    def format_table(self, all_seats=False):
+        m = self.meta
+        head = (f"{m['variant']}, {m['players']} player{'s' if m['players'] != 1 else ''}, {m['where']}: equity of "
+                f"seat {m['me']} over {m['deals']:,} games, 95% intervals (half-width {m['half_width']:.4g} on the "
+                f"{'share' if m['measure'] == 'share' else 'final total'}; asked {m['precision']:g})")
+        if not m["reached_precision"]:
+            head += f"; stopped at --max-deals {m['max_deals']:,} before reaching the precision"
+        if m.get("interrupted"):
+            head += "; interrupted: partial"
+        s = self.seats
+        rows = s if all_seats else s[s.seat == m["me"]]
+        table = rows[["seat", "policy"]].copy()
+        table["share"] = [f"{a:.4f} ({lo:.4f}-{hi:.4f})" for a, lo, hi in zip(rows.share, rows.share_lo, rows.share_hi)]
+        table["total (points)"] = [f"{a:.1f} ({lo:.1f}-{hi:.1f})" for a, lo, hi in zip(rows.ev, rows.ev_lo, rows.ev_hi)]
+        for col in ("p_win", "p_tie"):
+            table[col] = rows[col].map(lambda x: f"{x:.4f}")
+        lines = wrap_line(head) + [fit_frame(table, ["seat"])]
+        lines += wrap_line(f"(share: expected fraction of the win, ties shared; total: expected final total; the "
+                           f"unknown cards dealt from the {m['unseen']} unseen, {m['stock']} of them in the stock; "
+                           f"board: {m['board']}; policies: {m['field']})")
+        return "\n".join(lines)
+
+
+def selection_meta(q: SelectionQuery, values, measure, precision, max_deals, seed, rules, **more):
+    s = q.setup
+    return {"variant": "selection", "players": s.players, "dealer": q.where.dealer,
+            "me": q.me, "round": q.where.round, "phase": q.where.phase, "draw": q.where.draw,
+            "draws": q.where.draws, "to_act": q.where.to, "where": where_text(q.where), "measure": measure,
+            "precision": precision, "max_deals": max_deals, "seed": seed, "unseen": q.where.unseen,
+            "stock": q.where.stock, "board": s.board.label(), "deck": s.deck.name, **more,
+            "rules": {k: str(x) for k, x in (rules or {}).items()},
+            "field": ", ".join(sorted({val["preset"] for val in values})),
+            "policies": [{k: val[k] for k in sorted(val)} for val in values],
+            "units": "share: expected fraction of the win (ties shared); ev: expected final total in points"}
+
+
+def selection_equity(table: Table, policies=None, rules=None, precision=None, max_deals=1_000_000, seed=0,
+                     threads=None, progress=None, condition=False, measure=None) -> SelectionEquityResult:
+    """Each seat's equity at a Selection table (``SelectionEquityResult``): the rest
+    of the game played out (the unknown cards dealt at random from those nobody at
+    the table knows, every seat on its policy) until the 95% half-width of my
+    ``measure`` is below ``precision`` (default 0.005 of the win, or 1 point of the
+    final total) or ``max_deals`` games have been played."""
+    import pandas as pd
+
+    q = selection_query(table, policies, rules, condition)
+    n, me = q.setup.players, q.me
+    measure = selection_measure(measure, n)
+    precision, max_deals = check_query_numbers(SELECTION_EQUITY_PRECISION[measure] if precision is None else
+                                               precision, max_deals, 10**9,
+                                               "of the win" if measure == "share" else "points")
+    if measure == "share" and precision >= 1:
+        raise WantitError(f"precision {precision:g} must be below 1 (a fraction of the win)")
+    seed = check_seed(seed)
+    sums = np.zeros((6, n))  # share, share^2, total, total^2, at the top, tied at the top
+    games = 0
+    started = time.perf_counter()
+    interrupted = False
+    chunk = FIRST_CHUNK
+
+    def mean_se(k):
+        mean = sums[k] / games
+        var = np.maximum(sums[k + 1] / games - mean ** 2, 0.0) * games / max(games - 1, 1)
+        return mean, np.sqrt(var / games)
+
+    with numba_threads(threads):
+        try:
+            while games < max_deals:
+                count = min(chunk, max_deals - games)
+                share, total, at_top = selection_values(q, play_batch(q.inputs, q.state, seed, games, count,
+                                                                      rotate_dealer=False))
+                tied = at_top & (at_top.sum(axis=1, keepdims=True) > 1)
+                sums += np.stack([share.sum(0), (share ** 2).sum(0), total.sum(0), (total ** 2).sum(0),
+                                  at_top.sum(0), tied.sum(0)])
+                games += count
+                if progress is not None:
+                    progress(games, max_deals)
+                _, se = mean_se(0 if measure == "share" else 2)
+                if games >= MIN_DEALS and Z95 * se[me] < precision:
+                    break
+                needed = int(games * (Z95 * se[me] / precision) ** 2) - games
+                chunk = int(min(max(needed * 1.1, 2_000), 500_000))
+        except KeyboardInterrupt:
+            interrupted = True
+            if games < 2:
+                raise
+    share, share_se = mean_se(0)
+    ev, ev_se = mean_se(2)
+    values = q.setup.values
+    p_win = sums[4] / games
+    seats = pd.DataFrame({
+        "seat": np.arange(n), "policy": [val["preset"] for val in values],
+        "share": share, "share_se": share_se, "share_lo": share - Z95 * share_se, "share_hi": share + Z95 * share_se,
+        "ev": ev, "ev_se": ev_se, "ev_lo": ev - Z95 * ev_se, "ev_hi": ev + Z95 * ev_se,
+        "p_win": p_win, "p_win_se": np.sqrt(p_win * (1 - p_win) / max(games - 1, 1)), "p_tie": sums[5] / games})
+    half = float(Z95 * (share_se if measure == "share" else ev_se)[me])
+    meta = selection_meta(q, values, measure, precision, max_deals, seed, rules, deals=games, deals_played=games,
+                          conditioned=False, exact=False, half_width=half, reached_precision=half < precision,
+                          interrupted=interrupted, seconds=round(time.perf_counter() - started, 3))
+    return SelectionEquityResult(meta, seats)

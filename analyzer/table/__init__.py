@@ -23,6 +23,10 @@ refuses Kd; 3 takes 5c"; see ``do_ya``).
 
 Anaconda (``anaconda``) adds ``phase``, ``passed`` and ``received``
 (``--phase``, ``--passed CARDS``, ``--received CARDS``).
+Selection (``selection``, the board-scoring game) adds the round, the draw under
+way, each seat's board, my discards, the stock's size, the declared targets and
+the board and deck (``SE_FIELDS``; ``hole`` holds the hands, ``to`` the seat to
+act).
 Train Wreck (``train_wreck``) adds the street, extra and stolen cards, the
 cards discarded by special pairs, the fees each seat has paid and the special pairs
 that have acted (``TW_FIELDS``); ``up`` holds a seat's table cards, ``gone`` the
@@ -42,16 +46,20 @@ from ..errors import WantitError
 from .anaconda import _anaconda_state
 from .do_ya import _do_ya_state, dy_condition_rows
 from .parse import _given
+from .selection import _selection_state
 from .selection_rejection import _sr_state, sr_condition_rows
 from .train_wreck import _train_wreck_state
 
 TW_FIELDS = ("street", "extra", "stolen", "discarded", "fees", "acted")
 AN_FIELDS = ("phase", "passed", "received")
+SE_FIELDS = ("round", "draw", "scores", "discards", "stock", "targets", "board", "deck")
 FIELDS = ("variant", "players", "dealer", "me", "hole", "up", "gone", "offer", "to", "refusals", "history",
-          "pool", "declined") + TW_FIELDS + AN_FIELDS + ("declared",)
+          "pool", "declined") + TW_FIELDS + AN_FIELDS + SE_FIELDS + ("declared",)
 # The fields only some games have: field -> the game, or a tuple of the games.
 OWN_FIELDS = {"history": ("selection_rejection", "do_ya"), "pool": "do_ya", "declined": "do_ya",
-              **{f: "train_wreck" for f in TW_FIELDS}, **{f: "anaconda" for f in AN_FIELDS}}
+              **{f: "train_wreck" for f in TW_FIELDS}, **{f: "anaconda" for f in AN_FIELDS},
+              **{f: "selection" for f in SE_FIELDS},
+              "declared": ("selection_rejection", "do_ya", "anaconda", "train_wreck")}
 
 
 @dataclass
@@ -68,7 +76,9 @@ class Table:
     gone: object = ""  # cards out of play and known to all: refused and dead
     offer: object = None  # the card on offer (None: none, or a fresh card still to be turned up)
     to: int | None = None  # the seat it is offered to (with no offer: the seat the next card goes to; Do Ya:
-    #                        the seat to act, which the up-card counts imply, so it may be left out)
+    #                        the seat to act, which the up-card counts imply, so it may be left out;
+    #                        Selection: the seat to act, default me; the seats before it from the dealer's
+    #                        left have acted in the draw or scoring under way)
     refusals: int = 0  # refusals of the card on offer so far (Do Ya: the fresh cards ``to`` refused this turn)
     # What the table saw the players choose, in order: "SEAT takes CARD" or "SEAT
     # refuses CARD" from the first offer of the deal (a list, or one text with ';'
@@ -95,13 +105,25 @@ class Table:
     # from the dealer's left; declaring at once, every seat or none. --condition reads
     # those of seats whose cards are unknown.
     declared: dict = field(default_factory=dict)
+    # Selection (``analyzer.table.selection``; ``hole``: the hands, ``to``: the seat
+    # to act, default ``me``; ``dealer``: the round's dealer):
+    round: int | None = None  # the round under way, 1..11 (default 1)
+    draw: object = None  # the draw under way, 1..3, or "score" after the last (SE-A6: "target"); default 1
+    scores: dict = field(default_factory=dict)  # seat -> {slot id: points} of the slots filled (0: scratched)
+    discards: object = ""  # my discards lying in the discard pile
+    stock: int | None = None  # cards in the stock (default: every unseen card not in a hand)
+    targets: dict = field(default_factory=dict)  # seat -> the slot it declared this round (SE-A6)
+    board: str | None = None  # a board file (default: the PROVISIONAL board)
+    deck: str | None = None  # a deck spec (default: the board file's, else standard52)
 
 
 def table_from_flags(variant, players=None, dealer=None, me=0, hole=(), up=(), gone="", offer=None, to=None,
                      refusals=0, history=(), pool="", declined=False, street=None, extra=(), stolen=(), discarded="",
-                     fees=(), acted=(), phase=None, passed=(), received=(), declared=()) -> Table:
+                     fees=(), acted=(), phase=None, passed=(), received=(), declared=(), round=None, draw=None,
+                     scores=(), discards="", stock=None, targets=(), board=None, deck=None) -> Table:
     """A ``Table`` from the command line's repeatable ``SEAT=CARDS`` items (``fees``:
-    ``SEAT=CHIPS``, ``acted``: ``SEAT=RANKS``, ``declared``: ``SEAT=high|low|both``)."""
+    ``SEAT=CHIPS``, ``acted``: ``SEAT=RANKS``, ``declared``: ``SEAT=high|low|both``,
+    ``scores``: ``SEAT=SLOT:POINTS,...``, ``targets``: ``SEAT=SLOT``)."""
     def pairs(items, flag, shape="SEAT=CARDS, e.g. 0='As Kd'"):
         out = {}
         for item in items:
@@ -117,7 +139,9 @@ def table_from_flags(variant, players=None, dealer=None, me=0, hole=(), up=(), g
                  history or (), pool, declined, street, pairs(extra, "--extra"), pairs(stolen, "--stolen"), discarded,
                  pairs(fees, "--fee"), pairs(acted, "--acted"), phase=phase, passed=list(passed) or (),
                  received=list(received) or (),
-                 declared=pairs(declared, "--declared", "SEAT=high|low|both, e.g. 2=low"))
+                 declared=pairs(declared, "--declared", "SEAT=high|low|both, e.g. 2=low"), round=round, draw=draw,
+                 scores=pairs(scores, "--scores", "SEAT=SLOT:POINTS,..., e.g. 0=low:60"), discards=discards,
+                 stock=stock, targets=pairs(targets, "--target", "SEAT=SLOT, e.g. 1=low"), board=board, deck=deck)
 
 
 def load_table(path, variant=None) -> Table:
@@ -161,18 +185,23 @@ def table_state(inp, table: Table, condition=False) -> np.ndarray:
     if builder is None:
         raise WantitError(f"describing a table is built for {', '.join(BUILDERS)} so far, not "
                           f"{inp.variant.name}")
+    check_own_fields(inp.variant.name, table)
+    st = builder(inp, table)
+    if not condition and inp.variant.kind == "pot":
+        st[C.P.check_declared] = 0
+    return st
+
+
+def check_own_fields(variant_name, table: Table):
+    """Refuse the fields of other games given for a ``variant_name`` table."""
     for name, games in OWN_FIELDS.items():
         games = (games,) if isinstance(games, str) else games
         value = getattr(table, name)
-        if inp.variant.name not in games and value is not False and _given(value):  # a flag's False: not given
-            raise WantitError(f"{name}: a {inp.variant.name} table has no {name} (only {', '.join(games)} tables "
+        if variant_name not in games and value is not False and _given(value):  # a flag's False: not given
+            raise WantitError(f"{name}: a {variant_name} table has no {name} (only {', '.join(games)} tables "
                               f"have it)" if name != "history" else
                               f"history: reading the choices seen is built for {', '.join(games)} so far, not "
-                              f"{inp.variant.name}")
-    st = builder(inp, table)
-    if not condition:
-        st[C.P.check_declared] = 0
-    return st
+                              f"{variant_name}")
 
 
 def condition_data(inp, table: Table) -> np.ndarray:
@@ -188,6 +217,6 @@ def condition_data(inp, table: Table) -> np.ndarray:
 
 # Each game's table state, from its module.
 BUILDERS = {"selection_rejection": _sr_state, "do_ya": _do_ya_state, "anaconda": _anaconda_state,
-            "train_wreck": _train_wreck_state}
+            "train_wreck": _train_wreck_state, "selection": _selection_state}
 # Each game's conditioning rows (``condition_data``), from its module.
 CONDITIONS = {"selection_rejection": sr_condition_rows, "do_ya": dy_condition_rows}

@@ -19,7 +19,11 @@ The game is a state machine over one table state (``STATE``) run by the engine
 (``kernels.engine``, ``GAME_SELECTION``): ``play`` advances it from any legal state
 to the end of the game (or until a given number of decisions has been taken),
 ``decision`` lists the legal actions where it stopped; a fresh game is
-``init_state``. The deck matrix, profile, board and stacked rounds travel in the
+``init_state``. A game described in its middle (``analyzer.table.selection``)
+is a state whose unknown hand and discard-pile places (``unknown_at``) are dealt
+from its stock when play resumes, and whose later rounds draw from streams keyed
+by the deal and the round (``round_keyed``), so that a decision's actions meet
+the same later deals; a game played from its start has neither. The deck matrix, profile, board and stacked rounds travel in the
 engine's ``idata``, the seats' parameter rows (with par) and the tail table in
 ``fdata`` (``pack_data``; offsets in the ``DATA`` header). Decision points, every
 round, each seat in turn from the round dealer's left:
@@ -56,7 +60,7 @@ import numpy as np
 from numba import njit
 
 from ..layout import Layout
-from ..rng import below, seed_stream
+from ..rng import GOLDEN, below, mix64, seed_stream
 from .common import (
     BASE_STATE,
     DK_NONE,
@@ -904,8 +908,21 @@ STATE = BASE_STATE.extend("selection", [
     ("open_round", MAX_PLAYERS),  # round 1..11 the opening slot took points; 0 not (yet)
     ("total", MAX_PLAYERS),  # final totals (set at the end)
     ("reshuffles", 1),  # discard piles turned into a stock so far
+    # A game resumed from a described table (analyzer.table.selection): the hand
+    # and discard-pile places whose cards nobody at the query knows, dealt from
+    # the stock when play resumes; 0 for a game played from its start.
+    ("n_unknown", 1),
+    ("unknown_at", MAX_PLAYERS * HAND + MAX_CARDS),  # offsets in this state
+    # 1: every round after the one under way draws from its own stream keyed by
+    # the deal's stream and the round (``ROUND_KEYED``), so that a query's actions
+    # meet the same later deals; 2: the deal's key is saved in ``deal_key``.
+    ("round_keyed", 1),
+    ("deal_key", 1),
 ])
 S = STATE.at
+ROUND_KEYED = 1
+ROUND_KEY_SAVED = 2
+_ROUND_SALT = np.uint64(0xA0761D6478BD642F)
 
 # The result row of one game (float64).
 RESULT = Layout("selection_result", [
@@ -1025,6 +1042,9 @@ def _start_round(rules, st, stream, trace, stacked, n_cards, n_slots):
     t = st[S.round]
     dealer = (st[B.dealer] + t) % n
     note(trace, st, EV_SEL_ROUND, dealer, -1, t + 1, _draws(st, n_slots))
+    if st[S.round_keyed] == ROUND_KEY_SAVED:
+        stream[0] = mix64(np.uint64(st[S.deal_key]) ^ (np.uint64(t + 1) * _ROUND_SALT + GOLDEN))
+        stream[1] = np.uint64(0)
     stock = st[S.stock:S.stock + MAX_CARDS]
     disc = st[S.disc:S.disc + MAX_CARDS]
     sst = st[S.stock_state:S.stock_state + ST_WIDTH]
@@ -1155,6 +1175,8 @@ def play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, 
     ace_one = rules[R_ACE_ONE] > 0
     in_order = rules[R_RESHUFFLE] == RESHUFFLE_IN_ORDER
     x = scratch[:CTX_SIZE]
+    if st[S.n_unknown] > 0 or st[S.round_keyed] == ROUND_KEYED:
+        _resume(st, stream, trace, in_order)
     while True:
         ph = st[B.phase]
         if ph == PH_DONE:
@@ -1214,6 +1236,27 @@ def play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, 
             st[B.decisions] += 1
             _apply_fill(st, trace, s, action, x, prof, board, sp[s], opening, low_idx, high_idx, el)
         _advance(st, n_slots)
+
+
+@njit(cache=True, _nrt=False)
+def _resume(st, stream, trace, in_order):
+    """A described table's game resumes: save the deal's key for the later rounds'
+    streams (``round_keyed``), then deal its unknown hand and discard-pile places
+    from the stock (which holds every card nobody at the query knows, shuffled
+    lazily: each deal a fresh, uniform completion)."""
+    if st[S.round_keyed] == ROUND_KEYED:
+        st[S.deal_key] = np.int64(stream[0])
+        st[S.round_keyed] = ROUND_KEY_SAVED
+    stock = st[S.stock:S.stock + MAX_CARDS]
+    disc = st[S.disc:S.disc + MAX_CARDS]
+    sst = st[S.stock_state:S.stock_state + ST_WIDTH]
+    for i in range(st[S.n_unknown]):
+        # The stock holds the unknown places' cards and more (checked on the Python
+        # side), so this never reshuffles.
+        c, n_events, _ = draw_card(stock, sst, disc, stream, in_order, trace, st[B.events])
+        st[B.events] = n_events
+        st[st[S.unknown_at + i]] = c
+    st[S.n_unknown] = 0
 
 
 @njit(cache=True, _nrt=False)
