@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import WantitError
-from .anaconda import _anaconda_state
+from .anaconda import _anaconda_state, an_condition_rows
 from .do_ya import _do_ya_state
 from .parse import _given
 from .selection_rejection import _sr_state, sr_condition_rows
@@ -167,4 +167,4 @@ def condition_data(inp, table: Table) -> np.ndarray:
 BUILDERS = {"selection_rejection": _sr_state, "do_ya": _do_ya_state, "anaconda": _anaconda_state,
             "train_wreck": _train_wreck_state}
 # Each game's conditioning rows (``condition_data``), from its module.
-CONDITIONS = {"selection_rejection": sr_condition_rows}
+CONDITIONS = {"selection_rejection": sr_condition_rows, "anaconda": an_condition_rows}
