@@ -17,7 +17,9 @@ One module a game builds its table state (``BUILDERS``); ``parse`` reads the
 fields they share.
 
 Anaconda (``anaconda``) adds ``phase``, ``passed`` and ``received``
-(``--phase``, ``--passed CARDS``, ``--received CARDS``).
+(``--phase``, ``--passed CARDS``, ``--received CARDS``); after passes the deal is
+held as dealt and the passes replayed (``analyzer.table.anaconda``), and
+``--condition`` keeps the deals whose passers' policies chose what I received.
 Train Wreck (``train_wreck``) adds the street, extra and stolen cards, the
 cards discarded by special pairs, the fees each seat has paid and the special pairs
 that have acted (``TW_FIELDS``); ``up`` holds a seat's table cards, ``gone`` the
@@ -75,8 +77,10 @@ class Table:
     fees: dict = field(default_factory=dict)  # seat -> chips paid this deal to refuse offered cards
     acted: dict = field(default_factory=dict)  # seat -> ranks whose pair acted and is since broken
     # Anaconda (``_anaconda_state``): where the deal is, "pass N" (before the N-th
-    # pass), "keep" (the passes done) or "roll" (the stacks made; None: inferred),
-    # and the packets I passed and received, one per pass done, in order.
+    # pass, or my packet for it chosen), "keep" (the passes done), "stacked" (my
+    # stack made) or "roll" (the stacks made; None: inferred), and the packets I
+    # passed and received, one per pass done, in order (passed: one more, the packet
+    # I have chosen and not yet passed).
     phase: str | None = None
     passed: object = ()
     received: object = ()

@@ -23,13 +23,17 @@ import numpy as np
 from numba import njit
 
 from ..cards import NO_CARD, card_bit
-from ..ranking import popcount
 from ..evaluate import high_mask, low_mask, qualify
-from ..pass_policies import bit_to_code, choose_keep, choose_pass, split_high, split_low
+from ..pass_policies import (
+    RANDOM_PASS,
+    bit_to_code,
+    choose_keep,
+    choose_pass,
+    split_high,
+    split_low,
+)
+from ..ranking import popcount
 from .common import (
-    deal_unknowns,
-    place_in_unknowns,
-    reject_deal,
     DK_DECLARE,
     DK_HIDE,
     DK_KEEP,
@@ -42,7 +46,6 @@ from .common import (
     EV_PASS_PHASE,
     EV_PASS_SKIPPED,
     EV_ROLL,
-    SHOWDOWN_RULES,
     PH_DECLARE,
     PH_DONE,
     POT_RESULT,
@@ -50,15 +53,19 @@ from .common import (
     R_ANTE,
     R_LOW_QUALIFIER,
     SEATS,
+    SHOWDOWN_RULES,
     B,
     P,
     begin_showdown,
+    deal_unknowns,
     declare_actions,
     init_pot_state,
     mask_at,
     next_card,
     note,
     paused,
+    place_in_unknowns,
+    reject_deal,
     showdown_step,
     void_deal,
 )
@@ -393,7 +400,9 @@ def replay_passes(t, rules, params, idata, st, stream, trace):
     is the one I received: without ``--condition`` (no ``idata``) it is passed as
     such, and the seat keeps its cards for it until then (the seat's other passes
     choose among the rest); with ``--condition`` the seat's policy must choose it,
-    holding what the deal dealt it and the earlier passes left it. False when the
+    holding what the deal dealt it and the earlier passes left it (a random
+    passer's choice is as likely whatever it holds: its packet must only be in its
+    hand). False when the
     deal contradicts the table (a packet I received is not in its passer's hand, or
     under ``--condition`` not the policy's choice): the deal is rejected."""
     conditioned = idata.shape[0] > 0
@@ -412,10 +421,17 @@ def replay_passes(t, rules, params, idata, st, stream, trace):
         if s == me:
             packet = fixed
         elif conditioned:
-            packet = _pass_choice(t, rules, params, st, stream, hand, count)
             seen = _observed(idata, ph, s)
-            if seen and packet != seen:
-                return False
+            if seen and params[s][RANDOM_PASS] > 0:
+                # A random passer passes any packet of its hand equally often: the one seen
+                # needs only to be in its hand (the same likelihood for every deal).
+                if seen & ~hand:
+                    return False
+                packet = seen
+            else:
+                packet = _pass_choice(t, rules, params, st, stream, hand, count)
+                if seen and packet != seen:
+                    return False
         elif fixed:
             if fixed & ~hand:
                 return False
