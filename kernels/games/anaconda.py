@@ -17,6 +17,14 @@ deal is ``init_state``. Decision points, in order:
   the five cards kept (the rest are discarded), then the code of the kept card
   that stays face down (the other four are rolled in ascending mask-bit order);
 * ``DK_DECLARE`` (when the split mode asks for declarations).
+
+A table described from a player's chair (``analyzer.table.anaconda``) may hold the
+deal as dealt with the passes made so far still to replay (``replay_passes``, first
+thing in ``play``), cards passed to that player dealt to one of the seats they can
+have come from (``place_in_unknowns``), a packet of theirs chosen and not yet
+delivered (``fixed`` at the phase under way: no decision), and their five kept, or
+kept and stacked, before the others keep (``kept``, ``hole`` and ``up`` set: those
+decisions are skipped).
 """
 
 import numpy as np
@@ -402,9 +410,9 @@ def replay_passes(t, rules, params, idata, st, stream, trace):
     choose among the rest); with ``--condition`` the seat's policy must choose it,
     holding what the deal dealt it and the earlier passes left it (a random
     passer's choice is as likely whatever it holds: its packet must only be in its
-    hand). False when the
-    deal contradicts the table (a packet I received is not in its passer's hand, or
-    under ``--condition`` not the policy's choice): the deal is rejected."""
+    hand). False when the deal contradicts the table (a packet I received is not in
+    its passer's hand, or under ``--condition`` not the policy's choice): the deal is
+    rejected."""
     conditioned = idata.shape[0] > 0
     events = st[B.events]
     me = st[S.my_seat]

@@ -299,15 +299,26 @@ def deal_unknowns(st, stream):
 PLACE_TRIES = 10_000  # draws of a placement before ``place_in_unknowns`` gives up
 
 
+@njit(cache=True, inline="always")
+def _picked_alike(st, seats_at, picks_at, i, k):
+    """Whether entry ``k`` is taken by a card before card ``i`` with the same seats."""
+    for q in range(i):
+        if st[seats_at + q] == st[seats_at + i] and st[picks_at + q] == k:
+            return True
+    return False
+
+
 @njit(cache=True)
 def place_in_unknowns(st, stream, cards_at, seats_at, picks_at, n_cards, base):
     """Known cards whose holder is uncertain, into a described table's unknown
     slots before ``deal_unknowns`` deals the rest: card ``i`` (``st[cards_at + i]``)
     lies in one of the unknown entries whose mask slot is ``base + s`` for a seat
     ``s`` of the bit set ``st[seats_at + i]``. Every placement with no two cards in
-    one entry is equally likely (each card drawn uniformly from its entries, drawn
-    again until none collide); ``picks_at`` is room for ``n_cards`` entry numbers.
-    The entries used leave the unknown list. False when no placement was found."""
+    one entry is equally likely: the cards with the same seats are drawn without
+    replacement from their entries (uniformly), and all of them again while cards
+    with different seats collide; ``picks_at`` is room for ``n_cards`` entry
+    numbers. The entries used leave the unknown list. False when no placement was
+    found."""
     n = st[P.n_unknown]
     placed = False
     for _ in range(PLACE_TRIES):
@@ -317,7 +328,7 @@ def place_in_unknowns(st, stream, cards_at, seats_at, picks_at, n_cards, base):
             m = 0
             for k in range(n):
                 s = st[P.unknown_mask + k] - base
-                if 0 <= s < SEATS and (seats >> s) & 1:
+                if 0 <= s < SEATS and (seats >> s) & 1 and not _picked_alike(st, seats_at, picks_at, i, k):
                     m += 1
             if m == 0:
                 return False
@@ -325,7 +336,7 @@ def place_in_unknowns(st, stream, cards_at, seats_at, picks_at, n_cards, base):
             pick = -1
             for k in range(n):
                 s = st[P.unknown_mask + k] - base
-                if 0 <= s < SEATS and (seats >> s) & 1:
+                if 0 <= s < SEATS and (seats >> s) & 1 and not _picked_alike(st, seats_at, picks_at, i, k):
                     if j == 0:
                         pick = k
                         break
