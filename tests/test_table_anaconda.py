@@ -726,3 +726,26 @@ def test_condition_refused_before_any_pass_is_one_line(capsys):
         main(["equity", "anaconda", "--hole", "0=As Ks Qs 9s 4s 8d 8h", "--condition"])
     err = capsys.readouterr().err
     assert exc.value.code == 2 and err.count("\n") == 1 and "--condition needs the packets passed to you" in err
+
+
+def test_cards_passed_to_me_that_cannot_all_have_been_dealt_to_their_passer():
+    # Three passes of three to the left: seat 4 passed me nine cards, more than the
+    # seven it was dealt. Without --condition seven of them were dealt to it (the
+    # first two packets and one card of the third); the other two may have come from
+    # seat 4, 3 or 2 (each could hand them on to seat 4 by pass 3), and a deal whose
+    # passes do not bring them to seat 4 in time is rejected.
+    rules = {"pass_schedule": "3:1,3:1,3:1"}
+    inp = V.inputs(5, policies="random_pass_best_high", rules=rules)
+    table = Table("anaconda", players=5, dealer=4, hole={0: "As Ks Qs Js 8s 2d 3d"},
+                  passed=["2c 3c 4c", "5c 6c 7c", "8c 9s Ts"], received=["As Ks Qs", "Js Ts 9s", "8s 2d 3d"])
+    st = table_state(inp, table)
+    wide = (1 << 2) | (1 << 3) | (1 << 4)
+    assert A.STATE.view(st, "roam_seats")[:9].tolist() == [1 << 4] * 6 + [wide, wide, 1 << 4]
+    kept = 0
+    for deal in range(300):
+        played = play_state(inp, st.copy(), new_stream(8, deal), stop=0, trace=False)
+        if played.result[0] == C.REJECTED:
+            continue
+        kept += 1
+        assert cards_of(A.STATE.view(played.state, "hand")[0]) == set(codes("As Ks Qs Js 8s 2d 3d"))
+    assert 0 < kept < 300
