@@ -303,9 +303,10 @@ def _query_options(command):
         click.option("--acted", "acted_items", multiple=True, metavar="SEAT=RANKS",
                      help="Train Wreck: ranks whose pair has acted for a seat and was broken since; repeatable."),
         click.option("--phase", default=None, metavar="STAGE",
-                     help="Anaconda: 'pass N' (before the N-th pass), 'keep' or 'roll' (default: inferred)."),
+                     help="Anaconda: 'pass N' (before the N-th pass), 'keep', 'stacked' or 'roll' (default: inferred)."),
         click.option("--passed", "passed_items", multiple=True, metavar="CARDS",
-                     help="Anaconda: the packet I passed, one per pass so far, in order; repeatable."),
+                     help="Anaconda: the packet I passed, one per pass so far, in order (one more: the packet chosen "
+                          "for the pass under way); repeatable."),
         click.option("--received", "received_items", multiple=True, metavar="CARDS",
                      help="Anaconda: the packet passed to me, one per pass so far, in order; repeatable."),
         click.option("--declared", "declared_items", multiple=True, metavar="SEAT=high|low|both",
@@ -337,8 +338,8 @@ def _query_options(command):
         click.option("--seed", "-s", type=int, default=0, show_default=True),
         click.option("--threads", type=int, default=None, help="Numba threads (default: all)."),
         click.option("--condition", is_flag=True,
-                     help="Keep only deals whose unknown hole cards agree with the choices seen (--history, "
-                          "--declared) under the seats' policies."),
+                     help="Keep only deals whose unknown hole cards agree with the choices seen under the seats' "
+                          "policies (--history, --declared; Anaconda: the packets I received)."),
         click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True),
     ]):
         command = decorator(command)

@@ -91,14 +91,49 @@ AFTER = dict(hole={0: "As Ks Qs Js 9h 9d Tc"}, passed=["2c 3d 5h", "7d 4c"],
              received=["Js 9h 4c", "9d Tc"])
 
 
-def test_after_the_passes_every_seat_keeping_its_best_high_five_is_a_seven_card_showdown():
-    # With the passes 3 left then 2 right, where every card I passed is now is known:
-    # seat 1 could pass mine only back to me, and seat 4 has not passed since.
+def replayed_share(mine, fixed, placed, n, me, trials, seed, schedule):
+    """A plain Monte Carlo of the replayed passes (high only, best five of seven):
+    my hand as dealt (``mine``), each ``placed[seat]`` dealt to that seat and the rest
+    of the others' hands at random; then the ``schedule``'s passes, simultaneous, the
+    packets ``fixed[(pass, seat)]`` as given and every other packet uniformly random
+    among the seat's cards it does not pass later (``fixed``)."""
+    rng = np.random.default_rng(seed)
+    used = set(mine) | {c for cards in placed.values() for c in cards}
+    unseen = np.array([c for c in range(52) if c not in used])
+    total = 0.0
+    for _ in range(trials):
+        draw = iter(rng.permutation(unseen))
+        hands = [list(mine) if s == me else list(placed.get(s, [])) for s in range(n)]
+        for s in range(n):
+            hands[s] += [int(next(draw)) for _ in range(7 - len(hands[s]))]
+        for k, (count, offset) in enumerate(schedule):
+            packets = []
+            for s in range(n):
+                if (k, s) in fixed:
+                    packets.append(list(fixed[(k, s)]))
+                    continue
+                later = {c for (j, t), cards in fixed.items() if t == s and j > k for c in cards}
+                free = [c for c in hands[s] if c not in later]
+                packets.append([int(c) for c in rng.choice(free, count, replace=False)])
+            hands = [[c for c in h if c not in p] for h, p in zip(hands, packets)]
+            for s in range(n):
+                hands[(s + offset) % n] += packets[s]
+        total += high_only_share(hands, me)
+    return total / trials
+
+
+def test_after_the_passes_they_are_replayed_my_packets_as_given_the_others_at_random():
+    # Pass 1 three to the left, pass 2 two to the right. My hand as dealt: As Ks Qs
+    # 2c 3d 5h 7d (what I hold, less what I received, plus what I passed). Seat 4
+    # passed me Js 9h 4c and seat 1 passed me 9d Tc: each was dealt them, and kept
+    # 9d Tc through pass 1. Every other packet random (random_pass_best_high).
     rules = {"split_mode": "high_only", "pass_schedule": "3:1,2:-1"}
     table = Table("anaconda", players=5, dealer=4, **AFTER)
-    r = equity(table, policies="high", rules=rules, precision=0.004, seed=1)
-    known = [codes("As Ks Qs Js 9h 9d Tc"), codes("2c 3d 5h"), [], [], codes("7d 4c")]
-    theirs = independent_share(known, [7] * 5, 0, trials=20_000, seed=2)
+    r = equity(table, policies="random_pass_best_high", rules=rules, precision=0.004, seed=1)
+    fixed = {(0, 0): codes("2c 3d 5h"), (1, 0): codes("7d 4c"), (0, 4): codes("Js 9h 4c"), (1, 1): codes("9d Tc")}
+    placed = {4: codes("Js 9h 4c"), 1: codes("9d Tc")}
+    theirs = replayed_share(codes("As Ks Qs 2c 3d 5h 7d"), fixed, placed, 5, 0, trials=20_000, seed=2,
+                            schedule=[(3, 1), (2, -1)])
     agree(r, theirs, 20_000)
     assert r.meta["reached_precision"] and r.meta["unseen"] == 40
 
@@ -168,14 +203,17 @@ def test_the_unknown_cards_are_dealt_from_the_unseen_ones_afresh_each_deal():
     table = load_table(EXAMPLES / "anaconda.toml")
     st = table_state(inp, table)
     mine = codes("As Ks Qs 9s 4s 8d 8h")
-    received = A.STATE.view(st, "received")
-    assert int(received[1, 0]) == mask("2c 3d 7h")  # seat 1 got my packet from me
-    assert int(received[0, 4]) == mask("Qs 8d 8h")  # and I got seat 4's
-    assert int(np.count_nonzero(received)) == 2  # what the others passed each other is unknown
-    assert A.STATE.get(st, "pass_phase") == 1 and st[C.B.phase] == A.PH_PASS_PHASE
+    # The deal as dealt (the first pass is replayed in play): my hand then, Qs 8d 8h dealt to seat 4.
+    assert A.STATE.view(st, "hand")[0] == mask("As Ks 9s 4s 2c 3d 7h") and A.STATE.get(st, "replay_to") == 1
+    assert A.STATE.get(st, "pass_phase") == 0 and st[C.B.phase] == A.PH_PASS_PHASE
     others = set()
     for deal in range(60):
-        played = play_state(inp, st.copy(), new_stream(3, deal), stop=0)  # the unknowns dealt, no pass made
+        played = play_state(inp, st.copy(), new_stream(3, deal), stop=0)  # dealt, pass 1 replayed, no pass made
+        received = A.STATE.view(played.state, "received")
+        assert int(received[1, 0]) == mask("2c 3d 7h")  # seat 1 got my packet from me
+        assert int(received[0, 4]) == mask("Qs 8d 8h")  # and I got seat 4's
+        assert all(len(cards_of(received[(s + 1) % 5, s])) == 3 for s in range(5))  # and each seat its right's
+        assert int(np.count_nonzero(received)) == 5
         hands = [cards_of(m) for m in A.STATE.view(played.state, "hand")[:5]]
         assert [len(h) for h in hands] == [7] * 5
         assert len(set().union(*hands)) == 35  # nobody holds a card twice
@@ -248,23 +286,36 @@ def test_a_phase_skipped_at_the_table_does_not_count():
         table_state(inp, Table("anaconda", players=3, phase="pass 2"))
 
 
-def test_what_i_passed_and_received_is_the_evidence_my_next_pass_reads():
+def test_every_seat_has_the_pass_history_its_spite_reads_consistent_with_its_cards():
+    # Before pass 3 of left-right-left the passes are replayed: after them every seat
+    # holds seven, every card once; what each seat was passed is in its hand unless
+    # it passed it on in pass 2; and each seat's record holds what it passed and was
+    # passed (before the replay it held only what involved me, so the others' spite
+    # in pass 3, which reads what the recipient passed them in pass 2, saw nothing).
     inp = V.inputs(5, rules={"pass_schedule": "left-right-left"})
     table = Table("anaconda", players=5, dealer=4, hole={0: "As Ks Qs Js 9h 9d Tc"}, passed=AFTER["passed"],
                   received=AFTER["received"])
     st = table_state(inp, table)
-    received = A.STATE.view(st, "received")
-    assert int(received[1, 0]) == mask("2c 3d 5h") and int(received[4, 0]) == mask("7d 4c")
-    assert int(received[0, 4]) == mask("Js 9h 4c") and int(received[0, 1]) == mask("9d Tc")
-    hands = A.STATE.view(st, "hand")
-    assert int(hands[1]) == mask("2c 3d 5h") and int(hands[4]) == mask("7d 4c")  # the rest unknown
-    assert A.STATE.get(st, "pass_phase") == 2
-    # Seat 1 passes to seat 2 in pass 3: my pass-1 cards may be with seat 1 or 2.
-    done = Table("anaconda", players=5, hole={0: "As Ks Qs Js 9h 9d 2h"}, passed=AFTER["passed"] + ["Tc"],
-                 received=AFTER["received"] + ["2h"])
-    with pytest.raises(WantitError, match="card 2c you passed to seat 1 in pass 1 may have been passed on since "
-                                          r"\(seat 1 or 2 holds it\)"):
-        table_state(inp, done)
+    assert A.STATE.get(st, "pass_phase") == 0 and A.STATE.get(st, "replay_to") == 2
+    for deal in range(20):
+        played = play_state(inp, st.copy(), new_stream(3, deal), stop=0)
+        assert decision(inp, played.state)[:2] == ("pass", 0)
+        assert A.STATE.get(played.state, "pass_phase") == 2
+        assert played.events[:, [0, 3]].tolist() == [[C.EV_PASS_PHASE, 3]]  # the replayed passes leave no events
+        hands = [cards_of(m) for m in A.STATE.view(played.state, "hand")[:5]]
+        got = A.STATE.view(played.state, "received")
+        assert all(len(h) == 7 for h in hands) and len(set().union(*hands)) == 35
+        assert hands[0] == set(codes("As Ks Qs Js 9h 9d Tc"))
+        assert got[1, 0] == mask("2c 3d 5h") and got[4, 0] == mask("7d 4c")
+        assert got[0, 4] == mask("Js 9h 4c") and got[0, 1] == mask("9d Tc")
+        for s in range(1, 5):
+            left, right = (s + 1) % 5, (s - 1) % 5
+            assert len(cards_of(got[left, s])) == 3 and len(cards_of(got[right, s])) == 2  # pass 1 left, 2 right
+            passed_on = cards_of(got[right, s])
+            assert cards_of(got[s, right]) - passed_on <= hands[s]  # pass 1's cards, unless passed on in pass 2
+            assert cards_of(got[s, left]) <= hands[s]
+        # Pass 3 goes left: each seat's spite reads what its recipient passed it in pass 2 (to the right).
+        assert all(len(cards_of(got[s, (s + 1) % 5])) == 2 for s in range(1, 5))
 
 
 def text(cards):
@@ -345,8 +396,11 @@ H7 = "As Ks Qs 9s 4s 8d 8h"
      r"hole\[1\]: seat 1 holds the 3 cards you passed it and 5 more"),
     (dict(hole={0: "?? Ks Qs 9s 4s 8d 8h"}, passed=["2c 3d 7h"], received=["Qs 8d 8h"]), {},
      "give your own cards to describe what you passed"),
-    (dict(hole={0: "As Ks Qs Js 9h 9d Tc"}, passed=["2c 3d 5h", "7d 4c"], received=["Js 9h 4c", "9d Tc"]), {},
-     "card 2c you passed to seat 1 in pass 1 may have been passed on since"),
+    # Where the cards I passed went is for the replayed passes to say (fine); with a seat's cards given, refused.
+    (dict(hole={0: "As Ks Qs Js 9h 9d Tc"}, passed=["2c 3d 5h", "7d 4c"], received=["Js 9h 4c", "9d Tc"]), {}, None),
+    (dict(hole={0: "As Ks Qs Js 9h 9d Tc", 3: "Ah"}, passed=["2c 3d 5h", "7d 4c"], received=["Js 9h 4c", "9d Tc"]),
+     {}, r"card 2c you passed to seat 1 in pass 1 may have been passed on since \(seat 1 or 2 holds it\): with the "
+         r"other seats' cards given, the table is held as it is now .*leave out hole\[3\]"),
     (dict(hole={0: H7}, phase="pass 4"), {}, r"phase: pass 4; this table makes 3 passes \(pass 1..3\)"),
     (dict(hole={0: H7}, phase="draw"), {}, "phase 'draw': write 'pass N'"),
     (dict(hole={0: H7}, phase="pass 2"), {}, None),  # fine: the history may be left out
@@ -372,7 +426,9 @@ H7 = "As Ks Qs 9s 4s 8d 8h"
           passed=["7c 8c 9c"]), {}, "in the roll a card you passed is in its holder's stack or among its discards"),
     (dict(up={s: [c] for s, c in enumerate("2c 3c 4c 5c 6c".split())}, hole={0: "As Ks Qs 2c"}), {},
      r"card 2c is given twice \(up card of seat 0 and hole card of seat 0\)"),
-    (dict(passed="2c 3d 7h; 5c 6c", hole={0: H7}), {}, "card 2c you passed to seat 1 in pass 1 may have been"),
+    (dict(passed="2c 3d 7h; 5c 6c", hole={0: H7}), {}, "card 2c you passed to seat 1 in pass 1 may have been passed on "
+                                                        "since .*the passes are replayed only with the packets you "
+                                                        "received; give received"),
 ])
 def test_impossible_tables_are_refused_with_what_is_wrong(table, rules, message):
     inp = V.inputs(5, rules=rules)
@@ -433,3 +489,263 @@ def test_bad_anaconda_queries_are_one_line(args, message, capsys):
         main(args)
     err = capsys.readouterr().err
     assert exc.value.code == 2 and err.count("\n") == 1 and message in err, err
+
+
+# ---------------------------------------------------------------- the passes replayed: cards whose holder is open
+
+def test_a_card_i_passed_is_wherever_the_replayed_passes_took_it():
+    # 3-2-1 to the left, five players, every pass done: my 2c went to seat 1 in pass
+    # 1. With random packets (none of seats 1-3 passes to me, so none keeps cards
+    # back) seat 1 passes it on in pass 2 with chance 2/7 (two of its seven cards),
+    # and whoever holds it in pass 3 passes it on with chance 1/7: it is with seat 1
+    # (5/7)(6/7) = 30/49 of the time, seat 2 (5/7)(1/7) + (2/7)(6/7) = 17/49, seat 3
+    # (2/7)(1/7) = 2/49.
+    inp = V.inputs(5, policies="random_pass_best_high")
+    table = Table("anaconda", players=5, dealer=4, hole={0: "As Ks Qs Js 9h 9d 2h"}, passed=["2c 3d 5h", "7d 4c", "Tc"],
+                  received=["Js 9h 4c", "9d Tc", "2h"])
+    st = table_state(inp, table)
+    deals = 2000
+    where = np.zeros(5)
+    for deal in range(deals):
+        played = play_state(inp, st.copy(), new_stream(4, deal), stop=0, trace=False)
+        holders = [s for s in range(5) if int(A.STATE.view(played.state, "hand")[s]) & mask("2c")]
+        assert len(holders) == 1
+        where[holders[0]] += 1
+    expect = np.array([0, 30, 17, 2, 0]) / 49
+    se = np.sqrt(expect * (1 - expect) / deals)
+    assert (np.abs(where / deals - expect) <= 4.5 * se + 1e-12).all(), where / deals
+
+
+def test_a_card_passed_to_me_lies_in_any_slot_it_can_have_come_from_equally_likely():
+    # Before pass 3 of 3-2-1-left: seat 4 passed me Js 9h 4c in pass 1 (dealt to it:
+    # its only possible origin) and 9d Tc in pass 2, each dealt to seat 4 or to seat 3
+    # (which passed seat 4 three cards in pass 1). Under --condition every placement
+    # is equally likely: with Js 9h 4c in three of seat 4's seven slots, 9d lies in one
+    # of the other 4 + seat 3's 7 slots: at seat 3 with chance 7/11.
+    inp = V.inputs(5)
+    table = Table("anaconda", players=5, dealer=4, hole={0: "As Ks Qs Js 9h 9d Tc"}, passed=["2c 3d 5h", "7d 4c"],
+                  received=["Js 9h 4c", "9d Tc"])
+    st = table_state(inp, table)
+    S = A.STATE.at
+    roaming = {int(c): int(w) for c, w in zip(A.STATE.view(st, "roam_card")[:A.STATE.get(st, "n_roam")],
+                                              A.STATE.view(st, "roam_seats_wide"))}
+    assert roaming == {**{c: 1 << 4 for c in codes("Js 9h 4c")}, **{c: (1 << 3) | (1 << 4) for c in codes("9d Tc")}}
+    deals = 4000
+    at_three = both_at_four = 0
+    for deal in range(deals):
+        trial = st.copy()
+        assert C.place_in_unknowns(trial, new_stream(5, deal), S.roam_card, S.roam_seats_wide, S.roam_pick,
+                                   A.STATE.get(st, "n_roam"), S.hand)
+        hands = A.STATE.view(trial, "hand")
+        assert all(int(hands[4]) & mask(c) for c in ("Js", "9h", "4c"))
+        at_three += bool(int(hands[3]) & mask("9d"))
+        both_at_four += bool(int(hands[4]) & mask("9d Tc") == mask("9d Tc"))
+        assert int(trial[C.P.n_unknown]) == 4 * 7 - 5  # the slots they took are no longer unknown
+    for seen, p in ((at_three / deals, 7 / 11), (both_at_four / deals, (4 / 11) * (3 / 10))):
+        assert abs(seen - p) < 4.5 * np.sqrt(p * (1 - p) / deals), (seen, p)
+    # Without --condition they were dealt to the seat that passed them to me.
+    assert all(int(w) == 1 << 4 for w in A.STATE.view(st, "roam_seats")[:5])
+
+
+# ---------------------------------------------------------------- --condition on the passes
+
+# One pass of three to the left; seat 4 passed me 2c 3c 4c; I was dealt the four 5s,
+# As Ks and 9h and passed 9h As Ks.
+ONE_PASS = dict(players=5, dealer=4, hole={0: "5c 5d 5h 5s 2c 3c 4c"}, passed=["9h As Ks"], received=["2c 3c 4c"])
+
+
+def test_condition_a_random_passer_needs_only_to_have_held_my_packet():
+    # A passer of uniformly random cards passes any three of its seven one time in
+    # C(7, 3) = 35, whatever it holds: every deal is as likely to have given me my
+    # packet, so none is rejected for it (seat 4 was dealt it: it can have come from
+    # nowhere else before the first pass), and the answer is the unconditioned one.
+    table = Table("anaconda", **ONE_PASS)
+    kw = dict(policies="random_pass_best_high", rules={"pass_schedule": "one-pass"}, precision=1e-4, max_deals=4000,
+              seed=2)
+    r = equity(table, condition=True, **kw)
+    assert r.meta["conditioned"] and r.meta["deals"] == r.meta["deals_played"] == 4000
+    plain = equity(table, **kw)
+    assert abs(r.seats.share[0] - plain.seats.share[0]) < 4.5 * np.hypot(r.seats.share_se[0], plain.seats.share_se[0])
+
+
+def passes_the_three_low_clubs(x):
+    """Whether a high-aiming passer (no draw or spite weight) holding 2c 3c 4c and
+    the four cards ``x`` (no 5 among them) gives away exactly 2c 3c 4c, worked by
+    hand. It gives away, one at a time, the card whose loss leaves the best value of
+    what stays (the category and the top two ranks of its best hand); among equal
+    values the first in its card order (clubs 2..A, then diamonds, hearts, spades),
+    where 2c 3c 4c come first. No straight goes through 2, 3 or 4 without a 5.
+    With no 2, 3 or 4 in ``x`` (its cards all 6 or higher) losing a low club costs
+    nothing the value counts, so they go, unless the clubs make a flush that
+    losing one breaks while another loss keeps it: x holding two or three clubs
+    (five or six in all; with four, the last low club goes when the flush is lost
+    anyway). With a 2, 3 or 4 in x the pair is kept, except when x is three of a
+    kind besides: the full house is broken at the last step, where losing either
+    card of the pair leaves the same value, and my club comes first."""
+    lows = [c for c in x if c >> 2 <= 2]
+    clubs = sum(1 for c in x if c & 3 == 0)
+    if not lows:
+        return clubs in (0, 1, 4)
+    ranks = [c >> 2 for c in x if c >> 2 > 2]
+    return len(lows) == 1 and len(ranks) == 3 and len(set(ranks)) == 1
+
+
+def test_condition_a_passer_of_its_weakest_cards_keeps_what_they_pair():
+    # I was dealt all four 5s: X, what seat 4 holds besides my packet, is four of the
+    # 42 unseen cards: nine 2s, 3s and 4s (none a club) and 33 cards ranked 6 or more,
+    # 9 of them clubs. Its policy passes exactly 2c 3c 4c for the X with no low card
+    # and no, one or four clubs, C(24, 4) + 9 C(24, 3) + C(9, 4) = 10,626 + 18,216 +
+    # 126, and for the 27 three of a kind (six ranks with four cards left, 9, K and A
+    # with three) with any of the nine low cards: acceptance 29,211 / 111,930.
+    from dataclasses import replace
+    from math import comb
+
+    from analyzer.table import condition_data
+
+    rules = {"pass_schedule": "one-pass"}
+    inp = V.inputs(5, policies="high:draw_weight=0,spite_weight=0", rules=rules)
+    table = Table("anaconda", **ONE_PASS)
+    st = table_state(inp, table)
+    rows = condition_data(inp, table)
+    assert rows.tolist() == [0, 4, mask("2c 3c 4c")]
+    conditioned = replace(inp, idata=rows)
+    deals, kept = 3000, 0
+    for deal in range(deals):
+        played = play_state(conditioned, st.copy(), new_stream(6, deal), stop=0, trace=False)
+        hand4 = cards_of(A.STATE.view(played.state, "hand")[4])
+        if played.result[0] == C.REJECTED:  # stopped at seat 4's choice, before any packet was delivered
+            x = hand4 - set(codes("2c 3c 4c"))
+            assert len(x) == 4 and not passes_the_three_low_clubs(sorted(x)), x
+            continue
+        kept += 1
+        x = hand4 - cards_of(A.STATE.view(played.state, "received")[4, 3])
+        assert len(x) == 4 and passes_the_three_low_clubs(sorted(x)), x
+    p = (comb(24, 4) + 9 * comb(24, 3) + comb(9, 4) + 27 * 9) / comb(42, 4)
+    assert abs(p - 29_211 / 111_930) < 1e-15
+    assert abs(kept / deals - p) < 4.5 * np.sqrt(p * (1 - p) / deals), (kept / deals, p)
+    # The same deals unconditioned: none rejected.
+    for deal in range(100):
+        assert play_state(inp, st.copy(), new_stream(6, deal), stop=0, trace=False).result[0] != C.REJECTED
+
+
+def test_decide_conditioned_on_the_passes(capsys):
+    # My keep after the pass of ONE_PASS; seat 4 passes its weakest cards: a deal is
+    # kept 29,211 times in 111,930 (above).
+    args = ["decide", "anaconda", "-n", "5", "--dealer", "4", "--hole", "0=5c 5d 5h 5s 2c 3c 4c", "--passed",
+            "9h As Ks", "--received", "2c 3c 4c", "--rule", "pass_schedule=one-pass", "--policy",
+            "all=high:draw_weight=0,spite_weight=0", "--condition", "--max-deals", "4000", "--format", "json"]
+    main(args)
+    data = json.loads(capsys.readouterr().out)
+    meta = data["meta"]
+    assert meta["kind"] == "keep" and meta["conditioned"] and len(data["actions"]) == 21
+    p = 29_211 / 111_930
+    assert abs(meta["deals"] / meta["deals_played"] - p) < 4.5 * np.sqrt(p * (1 - p) / meta["deals_played"])
+    assert "5c 5d 5h 5s" in data["best"]
+
+
+# ---------------------------------------------------------------- a packet chosen, a stack made, a roll under way
+
+def test_a_packet_chosen_before_the_others_play_is_the_forced_pass():
+    # My pass-2 packet chosen (7d 4c), not yet delivered: my equity then is the EV
+    # decide finds for passing 7d 4c at the table before it, on the same deals.
+    from analyzer.decide import decide
+
+    rules = {"pass_schedule": "left-right-left"}
+    before = Table("anaconda", players=5, dealer=4, hole={0: "As Ks Qs Js 9h 7d 4c"}, passed=["2c 3d 5h"],
+                   received=["Js 9h 4c"])
+    chosen = Table("anaconda", players=5, dealer=4, hole={0: "As Ks Qs Js 9h"}, passed=["2c 3d 5h", "7d 4c"],
+                   received=["Js 9h 4c"])
+    inp = V.inputs(5, rules=rules)
+    st = table_state(inp, chosen)
+    assert A.STATE.view(st, "fixed")[1, 0] == mask("7d 4c")
+    played = play_state(inp, st.copy(), new_stream(0, 0), stop=0)
+    assert decision(inp, played.state)[:2] == ("pass", 1)  # the others choose theirs; mine is made
+    r = equity(chosen, rules=rules, precision=1e-6, max_deals=2000, seed=7, exact=False)
+    d = decide(before, rules=rules, precision=1e-6, max_deals=2000, seed=7)
+    ev = d.actions.set_index("action").ev["pass 4c 7d"]
+    assert r.meta["deals"] == d.meta["deals"] == 2000
+    assert abs(r.seats.ev[0] - ev) < 1e-9
+
+
+def test_a_stack_made_before_the_roll_is_my_hide_decision_taken():
+    from analyzer.decide import decide
+
+    kept = Table("anaconda", players=5, dealer=4, hole={0: "As Ks Qs 9s 4s"}, gone="2c 3d")
+    stacked = Table("anaconda", players=5, dealer=4, hole={0: "Ks As 4s 9s Qs"}, gone="2c 3d", phase="stacked")
+    inp = V.inputs(5)
+    st = table_state(inp, stacked)
+    played = play_state(inp, st.copy(), new_stream(0, 0))
+    rolls = [(int(e[2]), int(e[3])) for e in played.events if e[0] == C.EV_ROLL and e[1] == 0]
+    assert rolls == list(zip(codes("Ks As 4s 9s"), range(1, 5)))  # turned up in my order, Qs stays down
+    assert int(A.STATE.view(played.state, "hole")[0, 0]) == codes("Qs")[0]
+    r = equity(stacked, precision=1e-6, max_deals=2000, seed=8, exact=False)
+    d = decide(kept, precision=1e-6, max_deals=2000, seed=8)
+    assert r.meta["deals"] == d.meta["deals"] == 2000
+    assert abs(r.seats.ev[0] - d.actions.set_index("action").ev["hide Qs"]) < 1e-9
+
+
+def test_a_described_roll_turns_up_only_the_cards_still_down():
+    up = {s: c for s, c in enumerate(["Th Td", "Ac Ad", "5s 6s"])}
+    table = Table("anaconda", players=3, dealer=2, hole={0: "Kh Kd 2s"}, up=up, gone="3c 4c", phase="roll")
+    inp = V.inputs(3)
+    played = play_state(inp, table_state(inp, table), new_stream(0, 0))
+    rolls = [(int(e[1]), int(e[3])) for e in played.events if e[0] == C.EV_ROLL]
+    assert sorted(rolls) == sorted((s, j) for s in range(3) for j in (3, 4))
+    assert [int(e[2]) for e in played.events if e[0] == C.EV_ROLL and e[1] == 0] == codes("Kh Kd")
+
+
+@pytest.mark.parametrize("table,rules,condition,message", [
+    (dict(hole={0: H7}), {}, True, "--condition needs the packets passed to you"),
+    (dict(hole={0: H7, 3: "Ah"}, passed=["2c 3d 7h"], received=["Qs 8d 8h"]), {}, True,
+     r"--condition: the passes are replayed only when the other seats' cards are left unknown; leave out hole\[3\]"),
+    (dict(hole={0: "As Ks Qs 9s 4s"}, gone="2c 3d", phase="stacked", players=3), {}, False, None),
+    (dict(hole={0: H7}, phase="stacked"), {}, False, "stacked, give your five in stack order"),
+    (dict(hole={0: "As Ks ?? 9s 4s"}, gone="2c 3d", phase="stacked"), {}, False, "stacked, give your five"),
+    (dict(hole={0: "As Ks Qs 9s"}, passed=["2c 3d 7h", "5c"], received=["Qs 8d 8h"], phase="pass 2"), {}, False,
+     r"passed\[2\]: 1 cards; pass 2 passes 2"),
+    (dict(hole={0: "?? Ks Qs 9s"}, passed=["2c 3d 7h"], phase="pass 1"), {}, False,
+     "give your own cards to describe the packet you chose"),
+    (dict(hole={0: "As Ks Qs 9s"}, passed=["2c 3d 7h"]), {}, False, None),  # my first packet chosen
+    (dict(hole={0: "As Ks Qs 9s"}, passed=["2c 3d As"]), {}, False, r"card As is given twice"),
+])
+def test_the_new_table_fields_refuse_what_cannot_be(table, rules, condition, message):
+    from analyzer.table import condition_data
+
+    kw = {"players": 5, "dealer": None, **table}
+    inp = V.inputs(kw["players"], rules=rules)
+    t = Table("anaconda", **kw)
+    if message is None:
+        table_state(inp, t)
+        return
+    with pytest.raises(WantitError, match=message):
+        condition_data(inp, t) if condition else table_state(inp, t)
+
+
+def test_condition_refused_before_any_pass_is_one_line(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["equity", "anaconda", "--hole", "0=As Ks Qs 9s 4s 8d 8h", "--condition"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.count("\n") == 1 and "--condition needs the packets passed to you" in err
+
+
+def test_cards_passed_to_me_that_cannot_all_have_been_dealt_to_their_passer():
+    # Three passes of three to the left: seat 4 passed me nine cards, more than the
+    # seven it was dealt. Without --condition seven of them were dealt to it (the
+    # first two packets and one card of the third); the other two may have come from
+    # seat 4, 3 or 2 (each could hand them on to seat 4 by pass 3), and a deal whose
+    # passes do not bring them to seat 4 in time is rejected.
+    rules = {"pass_schedule": "3:1,3:1,3:1"}
+    inp = V.inputs(5, policies="random_pass_best_high", rules=rules)
+    table = Table("anaconda", players=5, dealer=4, hole={0: "As Ks Qs Js 8s 2d 3d"},
+                  passed=["2c 3c 4c", "5c 6c 7c", "8c 9s Ts"], received=["As Ks Qs", "Js Ts 9s", "8s 2d 3d"])
+    st = table_state(inp, table)
+    wide = (1 << 2) | (1 << 3) | (1 << 4)
+    assert A.STATE.view(st, "roam_seats")[:9].tolist() == [1 << 4] * 6 + [wide, wide, 1 << 4]
+    kept = 0
+    for deal in range(300):
+        played = play_state(inp, st.copy(), new_stream(8, deal), stop=0, trace=False)
+        if played.result[0] == C.REJECTED:
+            continue
+        kept += 1
+        assert cards_of(A.STATE.view(played.state, "hand")[0]) == set(codes("As Ks Qs Js 8s 2d 3d"))
+    assert 0 < kept < 300

@@ -22,7 +22,9 @@ and reads its own ``history`` entries ("2 takes pool 7h; 3 declines pool; 3
 refuses Kd; 3 takes 5c"; see ``do_ya``).
 
 Anaconda (``anaconda``) adds ``phase``, ``passed`` and ``received``
-(``--phase``, ``--passed CARDS``, ``--received CARDS``).
+(``--phase``, ``--passed CARDS``, ``--received CARDS``); after passes the deal is
+held as dealt and the passes replayed (``analyzer.table.anaconda``), and
+``--condition`` keeps the deals whose passers' policies chose what I received.
 Selection (``selection``, the board-scoring game) adds the round, the draw under
 way, each seat's board, my discards, the stock's size, the declared targets and
 the board and deck (``SE_FIELDS``; ``hole`` holds the hands, ``to`` the seat to
@@ -43,7 +45,7 @@ import numpy as np
 from kernels.games import common as C
 
 from ..errors import WantitError
-from .anaconda import _anaconda_state
+from .anaconda import _anaconda_state, an_condition_rows
 from .do_ya import _do_ya_state, dy_condition_rows
 from .parse import _given
 from .selection import _selection_state
@@ -95,8 +97,10 @@ class Table:
     fees: dict = field(default_factory=dict)  # seat -> chips paid this deal to refuse offered cards
     acted: dict = field(default_factory=dict)  # seat -> ranks whose pair acted and is since broken
     # Anaconda (``_anaconda_state``): where the deal is, "pass N" (before the N-th
-    # pass), "keep" (the passes done) or "roll" (the stacks made; None: inferred),
-    # and the packets I passed and received, one per pass done, in order.
+    # pass, or my packet for it chosen), "keep" (the passes done), "stacked" (my
+    # stack made) or "roll" (the stacks made; None: inferred), and the packets I
+    # passed and received, one per pass done, in order (passed: one more, the packet
+    # I have chosen and not yet passed).
     phase: str | None = None
     passed: object = ()
     received: object = ()
@@ -219,4 +223,4 @@ def condition_data(inp, table: Table) -> np.ndarray:
 BUILDERS = {"selection_rejection": _sr_state, "do_ya": _do_ya_state, "anaconda": _anaconda_state,
             "train_wreck": _train_wreck_state, "selection": _selection_state}
 # Each game's conditioning rows (``condition_data``), from its module.
-CONDITIONS = {"selection_rejection": sr_condition_rows, "do_ya": dy_condition_rows}
+CONDITIONS = {"selection_rejection": sr_condition_rows, "do_ya": dy_condition_rows, "anaconda": an_condition_rows}

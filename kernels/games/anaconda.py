@@ -17,17 +17,31 @@ deal is ``init_state``. Decision points, in order:
   the five cards kept (the rest are discarded), then the code of the kept card
   that stays face down (the other four are rolled in ascending mask-bit order);
 * ``DK_DECLARE`` (when the split mode asks for declarations).
+
+A table described from a player's chair (``analyzer.table.anaconda``) may hold the
+deal as dealt with the passes made so far still to replay (``replay_passes``, first
+thing in ``play``), cards passed to that player dealt to one of the seats they can
+have come from (``place_in_unknowns``), a packet of theirs chosen and not yet
+delivered (``fixed`` at the phase under way: no decision), and their five kept, or
+kept and stacked, before the others keep (``kept``, ``hole`` and ``up`` set: those
+decisions are skipped).
 """
 
 import numpy as np
 from numba import njit
 
 from ..cards import NO_CARD, card_bit
-from ..ranking import popcount
 from ..evaluate import high_mask, low_mask, qualify
-from ..pass_policies import bit_to_code, choose_keep, choose_pass, split_high, split_low
+from ..pass_policies import (
+    RANDOM_PASS,
+    bit_to_code,
+    choose_keep,
+    choose_pass,
+    split_high,
+    split_low,
+)
+from ..ranking import popcount
 from .common import (
-    deal_unknowns,
     DK_DECLARE,
     DK_HIDE,
     DK_KEEP,
@@ -40,7 +54,6 @@ from .common import (
     EV_PASS_PHASE,
     EV_PASS_SKIPPED,
     EV_ROLL,
-    SHOWDOWN_RULES,
     PH_DECLARE,
     PH_DONE,
     POT_RESULT,
@@ -48,15 +61,19 @@ from .common import (
     R_ANTE,
     R_LOW_QUALIFIER,
     SEATS,
+    SHOWDOWN_RULES,
     B,
     P,
     begin_showdown,
+    deal_unknowns,
     declare_actions,
     init_pot_state,
     mask_at,
     next_card,
     note,
     paused,
+    place_in_unknowns,
+    reject_deal,
     showdown_step,
     void_deal,
 )
@@ -84,6 +101,7 @@ WILD_NONE = 0
 WILD_HOWDY_DOODY = 1
 
 MAX_PLAYERS = 8  # 8 only with six cards each (the deck bounds the table)
+MAX_ROAM = 32  # cards passed to me whose first holder a described table leaves open (at most 6 packets of 5)
 STACK = 5
 HOLE = 1
 UP = 4
@@ -96,6 +114,17 @@ STATE = POT_STATE.extend("anaconda", [
     ("kept", SEATS),  # the five cards each seat keeps (mask; 0 before its choice)
     ("hole", (SEATS, HOLE)),  # the face-down fifth card (NO_CARD: not yet)
     ("up", (SEATS, UP)),  # the four rolled cards in stack order (NO_CARD: not yet)
+    # A described table (analyzer.table.anaconda) after some passes, from the chair
+    # ``my_seat``: the deal is held as dealt, and play first replays the passes made
+    # (``replay_passes``) up to the phase ``replay_to`` the table stands at.
+    ("replay_to", 1),  # schedule index the table stands at (0: nothing to replay)
+    ("my_seat", 1),
+    ("fixed", (MAX_PASSES, SEATS)),  # [phase, seat]: the packet the table saw (mine, and those passed to me)
+    ("n_roam", 1),  # cards passed to me, dealt to one of several seats (place_in_unknowns)
+    ("roam_card", MAX_ROAM),
+    ("roam_seats", MAX_ROAM),  # the seats (bits) it may have been dealt to, without --condition
+    ("roam_seats_wide", MAX_ROAM),  # with --condition: every seat it could have come from
+    ("roam_pick", MAX_ROAM),  # scratch for place_in_unknowns
 ])
 S = STATE.at
 RESULT = POT_RESULT
@@ -228,20 +257,19 @@ def _pass_phase(rules, st, trace):
 
 
 @njit(cache=True)
-def _pass_choice(t, rules, params, st, stream):
-    """The packet of the seat to act by its policy: it sees its own hand and what
-    was passed to it (what the recipient passed it, or else what its right
-    neighbour passed it, tells it what the recipient collects)."""
+def _pass_choice(t, rules, params, st, stream, hand, count):
+    """The packet of the seat to act by its policy, ``count`` cards of ``hand``: it
+    sees its own hand and what was passed to it (what the recipient passed it, or
+    else what its right neighbour passed it, tells it what the recipient collects)."""
     n = st[B.players]
     s = st[B.turn]
     ph = st[S.pass_phase]
-    count = int(rules[R_PASSES + 2 * ph])
     r = recipient(s, int(rules[R_PASSES + 2 * ph + 1]), n, int(rules[R_PASS_TO_SELF]))
     evidence = mask_at(st, S.received + SEATS * s + r)
     if not evidence:
         evidence = mask_at(st, S.received + SEATS * s + (s - 1) % n)
     howdy = int(rules[R_WILD]) == WILD_HOWDY_DOODY
-    return choose_pass(t, params[s], mask_at(st, S.hand + s), count, evidence, stream, howdy)
+    return choose_pass(t, params[s], hand, count, evidence, stream, howdy)
 
 
 @njit(cache=True)
@@ -310,6 +338,13 @@ def _apply_hide(st, card):
         m ^= b
         st[S.up + UP * s + j] = bit_to_code(b)
         j += 1
+    _next_keeper(st)
+
+
+@njit(cache=True)
+def _next_keeper(st):
+    """The next seat keeps five, or (after the dealer) the stacks are rolled."""
+    s = st[B.turn]
     if s == st[B.dealer]:
         st[B.phase] = PH_ROLL
         st[B.turn] = -1
@@ -328,6 +363,8 @@ def _roll(t, rules, st, trace):
         for i in range(1, n + 1):
             s = (dealer + i) % n
             c = st[S.up + UP * s + j]
+            if mask_at(st, P.shown + s) & card_bit(c):
+                continue  # a described roll: turned up before the table was described
             note(trace, st, EV_ROLL, s, c, j + 1, 0)
             st[P.shown + s] |= np.int64(card_bit(c))
             st[P.seen] |= np.int64(card_bit(c))
@@ -345,14 +382,99 @@ def _roll(t, rules, st, trace):
     begin_showdown(rules, st)
 
 
+# --condition's rows (``idata``, OBSERVED_WIDTH each): the packets passed to me at a
+# described table, [schedule phase, passer, mask]; the passer's policy must choose them.
+OBSERVED_WIDTH = 3
+
+
+@njit(cache=True)
+def _observed(idata, ph, s):
+    """The packet the table saw seat ``s`` pass in phase ``ph`` (``idata`` rows), or 0."""
+    for i in range(idata.shape[0] // OBSERVED_WIDTH):
+        r = OBSERVED_WIDTH * i
+        if idata[r] == ph and idata[r + 1] == s:
+            return np.uint64(idata[r + 2])
+    return np.uint64(0)
+
+
+@njit(cache=True)
+def replay_passes(t, rules, params, idata, st, stream, trace):
+    """A described table after some passes is held as dealt (every hand before the
+    first pass); the passes made so far are played here, before anything else and
+    out of the trace (they are the table's past), so that every seat holds what
+    those passes left it and has the history of what it passed and received that
+    its pass policy reads (the spite evidence). My packets are the ones the table
+    gives (``fixed``). The others pass by their policies; a packet passed to me
+    is the one I received: without ``--condition`` (no ``idata``) it is passed as
+    such, and the seat keeps its cards for it until then (the seat's other passes
+    choose among the rest); with ``--condition`` the seat's policy must choose it,
+    holding what the deal dealt it and the earlier passes left it (a random
+    passer's choice is as likely whatever it holds: its packet must only be in its
+    hand). False when the deal contradicts the table (a packet I received is not in
+    its passer's hand, or under ``--condition`` not the policy's choice): the deal is
+    rejected."""
+    conditioned = idata.shape[0] > 0
+    events = st[B.events]
+    me = st[S.my_seat]
+    end = st[S.replay_to]
+    while st[S.pass_phase] < end:
+        if st[B.phase] == PH_PASS_PHASE:
+            _pass_phase(rules, st, trace)
+            continue
+        s = st[B.turn]
+        ph = st[S.pass_phase]
+        count = int(rules[R_PASSES + 2 * ph])
+        hand = mask_at(st, S.hand + s)
+        fixed = mask_at(st, S.fixed + SEATS * ph + s)
+        if s == me:
+            packet = fixed
+        elif conditioned:
+            seen = _observed(idata, ph, s)
+            if seen and params[s][RANDOM_PASS] > 0:
+                # A random passer passes any packet of its hand equally often: the one seen
+                # needs only to be in its hand (the same likelihood for every deal).
+                if seen & ~hand:
+                    return False
+                packet = seen
+            else:
+                packet = _pass_choice(t, rules, params, st, stream, hand, count)
+                if seen and packet != seen:
+                    return False
+        elif fixed:
+            if fixed & ~hand:
+                return False
+            packet = fixed
+        else:
+            later = np.uint64(0)  # the cards it passes me later stay in its hand till then
+            for j in range(ph + 1, end):
+                later |= mask_at(st, S.fixed + SEATS * j + s)
+            free = hand & ~later
+            if popcount(free) < count:
+                return False
+            packet = _pass_choice(t, rules, params, st, stream, free, count)
+        _apply_pass(rules, st, trace, packet)
+    st[B.events] = events  # the replayed passes leave no events
+    st[S.replay_to] = 0
+    return True
+
+
 @njit(cache=True)
 def play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, forced):
     """Advance the deal in ``st`` to its end, writing the result row ``out``; or
     stop before the decision that would make ``stop`` decisions (``stop`` -1: never).
     ``forced`` >= 0 is taken as the action of the next decision instead of the
     policy's. Cards are drawn from the state's stock on ``stream``."""
+    if st[S.n_roam] > 0:
+        wide = S.roam_seats_wide if idata.shape[0] > 0 else S.roam_seats
+        if not place_in_unknowns(st, stream, S.roam_card, wide, S.roam_pick, st[S.n_roam], S.hand):
+            reject_deal(st, out)
+            return
+        st[S.n_roam] = 0
     if st[P.n_unknown] > 0 and not deal_unknowns(st, stream):
         void_deal(st, trace, -1, out)
+        return
+    if st[S.replay_to] > 0 and not replay_passes(t, rules, params, idata, st, stream, trace):
+        reject_deal(st, out)
         return
     while True:
         ph = st[B.phase]
@@ -363,22 +485,32 @@ def play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, 
         elif ph == PH_PASS_PHASE:
             _pass_phase(rules, st, trace)
         elif ph == PH_PASS:
-            hand = mask_at(st, S.hand + st[B.turn])
+            s = st[B.turn]
+            hand = mask_at(st, S.hand + s)
             count = int(rules[R_PASSES + 2 * st[S.pass_phase]])
-            if _n_subsets(popcount(hand), count) > 1:
+            committed = mask_at(st, S.fixed + SEATS * st[S.pass_phase] + s) if s == st[S.my_seat] else np.uint64(0)
+            if committed:
+                packet = committed  # a described table: my packet of this phase is chosen already
+            elif _n_subsets(popcount(hand), count) > 1:
                 if paused(st, stop):
                     return
                 if forced >= 0:
                     packet = np.uint64(forced)
                     forced = -1
                 else:
-                    packet = _pass_choice(t, rules, params, st, stream)
+                    packet = _pass_choice(t, rules, params, st, stream, hand, count)
                 st[B.decisions] += 1
             else:
                 packet = hand
             _apply_pass(rules, st, trace, packet)
         elif ph == PH_KEEP:
             hand = mask_at(st, S.hand + st[B.turn])
+            if st[S.kept + st[B.turn]] != 0:  # a described table: this seat has kept its five
+                if st[S.hole + HOLE * st[B.turn]] == NO_CARD:
+                    st[B.phase] = PH_HIDE
+                else:
+                    _next_keeper(st)  # and stacked them
+                continue
             if _n_subsets(popcount(hand), STACK) > 1:
                 if paused(st, stop):
                     return

@@ -7,7 +7,7 @@ from numba import njit
 from ..cards import NO_CARD, card_bit
 from ..layout import Layout
 from ..policies import DECLARE_BOTH, DECLARE_HIGH, DECLARE_LOW, declare
-from ..rng import DECK_SIZE, DECK_TOP, draw, fill_deck, restock, stack_deck
+from ..rng import DECK_SIZE, DECK_TOP, below, draw, fill_deck, restock, stack_deck
 from ..showdown import SPLIT_DECLARE, settle
 
 # Rules vector (float64): the showdown options open every pot game's rules layout,
@@ -298,6 +298,79 @@ def deal_unknowns(st, stream):
         if st[P.unknown_mask + k] >= 0:
             st[st[P.unknown_mask + k]] |= np.int64(card_bit(c))
     st[P.n_unknown] = 0
+    return True
+
+
+PLACE_TRIES = 10_000  # draws of a placement before ``place_in_unknowns`` gives up
+
+
+@njit(cache=True, inline="always")
+def _picked_alike(st, seats_at, picks_at, i, k):
+    """Whether entry ``k`` is taken by a card before card ``i`` with the same seats."""
+    for q in range(i):
+        if st[seats_at + q] == st[seats_at + i] and st[picks_at + q] == k:
+            return True
+    return False
+
+
+@njit(cache=True)
+def place_in_unknowns(st, stream, cards_at, seats_at, picks_at, n_cards, base):
+    """Known cards whose holder is uncertain, into a described table's unknown
+    slots before ``deal_unknowns`` deals the rest: card ``i`` (``st[cards_at + i]``)
+    lies in one of the unknown entries whose mask slot is ``base + s`` for a seat
+    ``s`` of the bit set ``st[seats_at + i]``. Every placement with no two cards in
+    one entry is equally likely: the cards with the same seats are drawn without
+    replacement from their entries (uniformly), and all of them again while cards
+    with different seats collide; ``picks_at`` is room for ``n_cards`` entry
+    numbers. The entries used leave the unknown list. False when no placement was
+    found."""
+    n = st[P.n_unknown]
+    placed = False
+    for _ in range(PLACE_TRIES):
+        placed = True
+        for i in range(n_cards):
+            seats = st[seats_at + i]
+            m = 0
+            for k in range(n):
+                s = st[P.unknown_mask + k] - base
+                if 0 <= s < SEATS and (seats >> s) & 1 and not _picked_alike(st, seats_at, picks_at, i, k):
+                    m += 1
+            if m == 0:
+                return False
+            j = below(stream, m)
+            pick = -1
+            for k in range(n):
+                s = st[P.unknown_mask + k] - base
+                if 0 <= s < SEATS and (seats >> s) & 1 and not _picked_alike(st, seats_at, picks_at, i, k):
+                    if j == 0:
+                        pick = k
+                        break
+                    j -= 1
+            for q in range(i):
+                if st[picks_at + q] == pick:
+                    placed = False
+            st[picks_at + i] = pick
+            if not placed:
+                break
+        if placed:
+            break
+    if not placed:
+        return False
+    for i in range(n_cards):
+        k = st[picks_at + i]
+        c = st[cards_at + i]
+        if st[P.unknown_at + k] >= 0:
+            st[st[P.unknown_at + k]] = c
+        if st[P.unknown_mask + k] >= 0:
+            st[st[P.unknown_mask + k]] |= np.int64(card_bit(c))
+        st[P.unknown_mask + k] = -2  # used
+    kept = 0
+    for k in range(n):
+        if st[P.unknown_mask + k] != -2:
+            st[P.unknown_at + kept] = st[P.unknown_at + k]
+            st[P.unknown_mask + kept] = st[P.unknown_mask + k]
+            kept += 1
+    st[P.n_unknown] = kept
     return True
 
 
