@@ -297,6 +297,12 @@ def _query_options(command):
                      help="Train Wreck: the chips a seat has paid in fees this deal; repeatable."),
         click.option("--acted", "acted_items", multiple=True, metavar="SEAT=RANKS",
                      help="Train Wreck: ranks whose pair has acted for a seat and was broken since; repeatable."),
+        click.option("--to-act", "to_act_items", multiple=True, metavar="SEAT=RANKS",
+                     help="Train Wreck: ranks whose pair is still to act for a seat this street (the first in "
+                          "dealing order acts now); repeatable."),
+        click.option("--hole-taken", "hole_taken_items", multiple=True, metavar="SEAT=CARDS",
+                     help="Train Wreck (targets=any): a seat's hole cards taken blind by a discard or steal; "
+                          "repeatable."),
         click.option("--phase", default=None, metavar="STAGE",
                      help="Anaconda: 'pass N' (before the N-th pass), 'keep' or 'roll' (default: inferred)."),
         click.option("--passed", "passed_items", multiple=True, metavar="CARDS",
@@ -322,7 +328,7 @@ def _query_options(command):
 
 def _table(variant, state_file, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, pool,
            history, street, extra_items, stolen_items, discarded, fee_items, acted_items, phase, passed_items,
-           received_items):
+           received_items, to_act_items=(), hole_taken_items=()):
     """The table the flags describe; with ``--state``, the file's table with the
     flags given on top (a seat's cards given by flag replace the file's)."""
     from dataclasses import fields, replace
@@ -332,7 +338,8 @@ def _table(variant, state_file, players, dealer, me, hole_items, up_items, gone,
     flags = table_from_flags(variant, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals,
                              history=history, pool=pool, street=street, extra=extra_items, stolen=stolen_items,
                              discarded=discarded, fees=fee_items, acted=acted_items, phase=phase,
-                             passed=passed_items, received=received_items)
+                             passed=passed_items, received=received_items, to_act=to_act_items,
+                             hole_taken=hole_taken_items)
     if state_file is None:
         return flags
     table = load_table(state_file, variant)

@@ -204,8 +204,9 @@ BASE = load_table(EXAMPLE)
     (dict(up={**BASE.up, "1": "7c ?? 2d"}), "table cards are face up and known to everyone"),
     (dict(extra={3: "??"}), "extra cards are face up and known to everyone"),
     (dict(up={**BASE.up, "0": "Ah 5d 5h 9c 9s"}), "up[0]: 5 table cards; a seat is dealt 4"),
-    (dict(hole={0: "Ks Qs Js"}), "a table after the 7th-street card is not supported yet"),
-    (dict(hole={0: "Ks Qs Js 2s"}), "4 hole cards; a seat has 2 before 7th street"),
+    (dict(hole={0: "Ks Qs Js"}), "offer: no table card is offered on the showdown (after 7th street)"),
+    (dict(hole={0: "Ks Qs Js"}, street=5), "hole[0]: 3 hole cards; a seat has 2 before 7th street and 3 after"),
+    (dict(hole={0: "Ks Qs Js 2s"}), "4 hole cards; a seat has 2 before 7th street and 3 after"),
     (dict(up={**BASE.up, "3": "2c 2h 9c"}),
      "up[3]: 3 table cards; on 5th street with the card on offer for seat 2 seat 3 has been dealt 2"),
     (dict(street=7), "no table card is offered on 7th street"),
@@ -222,10 +223,10 @@ BASE = load_table(EXAMPLE)
     (dict(fees={1: 8, 4: -4}), "fees[4]: -4 chips; a fee paid is 0 or more"),
     (dict(extra={2: "Jd"}), "extra[2]: 1 extra card, but seat 2 has had 0 pairs that deal one"),
     (dict(stolen={4: "4h"}), "stolen[4]: 1 stolen card, but seat 4 has had 0 pairs that steal one"),
-    (dict(extra={}), ("not supported yet: describe the table before or after the special actions (seat 3's pair "
-                      "of 2s has acted by now, but seat 3 holds 0 extra cards)")),
-    (dict(discarded=""), ("not supported yet: describe the table before or after the special actions (1 pair "
-                          "among the table cards that discard a card has acted by now, but 0 cards are discarded)")),
+    (dict(extra={}), ("seat 3's pair of 2s has acted by now, but seat 3 holds 0 extra cards: if it is still to act, "
+                      "say so (to_act SEAT = RANKS, the pairs still to act this street)")),
+    (dict(discarded=""), ("1 pair among the table cards that discard a card has acted by now, but 0 cards are "
+                          "discarded: if it is still to act, say so")),
     (dict(discarded="Td 9h"), "discarded: 2 cards, but the seats have had 1 pair that discards one"),
     (dict(up={**BASE.up, "4": "8s Td"}, discarded="9h"), "the seats hold 12 of the 12 dealt on 5th street with"),
     (dict(up={**BASE.up, "4": ""}), "table cards: the seats hold 10 of the 12 dealt"),

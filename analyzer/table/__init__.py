@@ -19,9 +19,10 @@ fields they share.
 Anaconda (``anaconda``) adds ``phase``, ``passed`` and ``received``
 (``--phase``, ``--passed CARDS``, ``--received CARDS``).
 Train Wreck (``train_wreck``) adds the street, extra and stolen cards, the
-cards discarded by special pairs, the fees each seat has paid and the special pairs
-that have acted (``TW_FIELDS``); ``up`` holds a seat's table cards, ``gone`` the
-buried ones.
+cards discarded by special pairs, the fees each seat has paid, the special pairs
+that have acted and those still to act, and the hole cards taken blind
+(``TW_FIELDS``); ``up`` holds a seat's table cards, ``gone`` the buried ones; its
+``history`` is the offers and special actions seen.
 """
 
 import json
@@ -36,13 +37,13 @@ from .anaconda import _anaconda_state
 from .do_ya import _do_ya_state
 from .parse import _given
 from .selection_rejection import _sr_state, sr_condition_rows
-from .train_wreck import _train_wreck_state
+from .train_wreck import _train_wreck_state, tw_condition_rows
 
-TW_FIELDS = ("street", "extra", "stolen", "discarded", "fees", "acted")
+TW_FIELDS = ("street", "extra", "stolen", "discarded", "fees", "acted", "to_act", "hole_taken")
 AN_FIELDS = ("phase", "passed", "received")
 FIELDS = ("variant", "players", "dealer", "me", "hole", "up", "gone", "offer", "to", "refusals", "history",
           "pool") + TW_FIELDS + AN_FIELDS
-OWN_FIELDS = {"history": "selection_rejection", "pool": "do_ya", **{f: "train_wreck" for f in TW_FIELDS},
+OWN_FIELDS = {"history": ("selection_rejection", "train_wreck"), "pool": "do_ya", **{f: "train_wreck" for f in TW_FIELDS},
               **{f: "anaconda" for f in AN_FIELDS}}
 
 
@@ -74,6 +75,9 @@ class Table:
     discarded: object = ""  # table cards discarded by pairs of 3s and 4s (the dead pile)
     fees: dict = field(default_factory=dict)  # seat -> chips paid this deal to refuse offered cards
     acted: dict = field(default_factory=dict)  # seat -> ranks whose pair acted and is since broken
+    to_act: dict = field(default_factory=dict)  # seat -> ranks whose pair is still to act this street (the first
+    #                                             in dealing order, then rank order, acts now)
+    hole_taken: dict = field(default_factory=dict)  # seat -> its hole cards a discard or steal took blind
     # Anaconda (``_anaconda_state``): where the deal is, "pass N" (before the N-th
     # pass), "keep" (the passes done) or "roll" (the stacks made; None: inferred),
     # and the packets I passed and received, one per pass done, in order.
@@ -84,9 +88,9 @@ class Table:
 
 def table_from_flags(variant, players=None, dealer=None, me=0, hole=(), up=(), gone="", offer=None, to=None,
                      refusals=0, history=(), pool="", street=None, extra=(), stolen=(), discarded="", fees=(),
-                     acted=(), phase=None, passed=(), received=()) -> Table:
+                     acted=(), phase=None, passed=(), received=(), to_act=(), hole_taken=()) -> Table:
     """A ``Table`` from the command line's repeatable ``SEAT=CARDS`` items (``fees``:
-    ``SEAT=CHIPS``, ``acted``: ``SEAT=RANKS``)."""
+    ``SEAT=CHIPS``, ``acted`` and ``to_act``: ``SEAT=RANKS``)."""
     def pairs(items, flag):
         out = {}
         for item in items:
@@ -101,7 +105,8 @@ def table_from_flags(variant, players=None, dealer=None, me=0, hole=(), up=(), g
     return Table(variant, players, dealer, me, pairs(hole, "--hole"), pairs(up, "--up"), gone, offer, to, refusals,
                  history or (), pool, street, pairs(extra, "--extra"), pairs(stolen, "--stolen"), discarded,
                  pairs(fees, "--fee"), pairs(acted, "--acted"), phase=phase, passed=list(passed) or (),
-                 received=list(received) or ())
+                 received=list(received) or (), to_act=pairs(to_act, "--to-act"),
+                 hole_taken=pairs(hole_taken, "--hole-taken"))
 
 
 def load_table(path, variant=None) -> Table:
@@ -144,10 +149,11 @@ def table_state(inp, table: Table) -> np.ndarray:
         raise WantitError(f"describing a table is built for {', '.join(BUILDERS)} so far, not "
                           f"{inp.variant.name}")
     for name, game in OWN_FIELDS.items():
-        if game != inp.variant.name and _given(getattr(table, name)):
+        games = (game,) if isinstance(game, str) else game
+        if inp.variant.name not in games and _given(getattr(table, name)):
             raise WantitError(f"{name}: a {inp.variant.name} table has no {name} (only {game} tables have it)"
                               if name != "history" else
-                              f"history: reading the choices seen is built for {game} so far, not "
+                              f"history: reading the choices seen is built for {', '.join(games)} so far, not "
                               f"{inp.variant.name}")
     return builder(inp, table)
 
@@ -167,4 +173,4 @@ def condition_data(inp, table: Table) -> np.ndarray:
 BUILDERS = {"selection_rejection": _sr_state, "do_ya": _do_ya_state, "anaconda": _anaconda_state,
             "train_wreck": _train_wreck_state}
 # Each game's conditioning rows (``condition_data``), from its module.
-CONDITIONS = {"selection_rejection": sr_condition_rows}
+CONDITIONS = {"selection_rejection": sr_condition_rows, "train_wreck": tw_condition_rows}
