@@ -335,3 +335,235 @@ def test_a_table_read_off_a_deal_stopped_at_an_offer_is_the_kernels_own_state(ru
         paid += TW.STATE.get(st, "refusals") > 0
         buried += TW.STATE.get(st, "n_buried") > 0
     assert compared > 60 and paid > 10 and buried > 10 and starts > 10
+
+
+# ------------------------------------------------------------- after the 7th-street card
+
+def test_after_the_7th_street_card_only_the_showdown_is_left_exactly_by_eval7():
+    # Two players, three hole cards each (street 8 read from the counts); seat 1's 7th-street card is the only
+    # unknown: my exact share is the mean over the 39 unseen cards it can be, each hand judged by eval7.
+    import eval7
+
+    hole, up = {0: "Ah Kd 2c", 1: "7s 7c ??"}, {0: "Qh Jh 9c 2s", 1: "8d 8h Tc 3d"}
+    inp, st = state(tw(2, hole=hole, up=up))
+    assert st[C.B.phase] == TW.PH_HANDS and st[C.P.n_unknown] == 1
+    names = "23456789TJQKA"
+    deck = [eval7.Card(names[c >> 2] + "cdhs"[c & 3]) for c in range(52)]
+    mine, theirs = codes(hole[0] + " " + up[0]), codes("7s 7c " + up[1])
+    unseen = [c for c in range(52) if c not in mine + theirs]
+    assert len(unseen) == 39
+    mine_value = eval7.evaluate([deck[c] for c in mine])
+    wins = [1.0 if mine_value > v else 0.5 if mine_value == v else 0.0
+            for v in (eval7.evaluate([deck[c] for c in theirs + [x]]) for x in unseen)]
+    exact = sum(wins) / len(wins)
+    r = equity(tw(2, hole=hole, up=up), precision=0.003, seed=2)
+    assert abs(r.seats.share[0] - exact) < 4.5 * r.seats.share_se[0] + 1e-12, (r.seats.share[0], exact)
+    # Every card known: nothing is left to chance (a pair of 2s against two pair, 8s and 7s, and a 9).
+    known = equity(tw(2, hole={0: "Ah Kd 2c", 1: "7s 7c 9d"}, up=up, street=8))
+    assert known.seats.share.tolist() == [0.0, 1.0] and known.seats.share_se.tolist() == [0.0, 0.0]
+
+
+def test_after_the_7th_street_card_with_a_hole_card_taken_blind():
+    # targets = any: seat 0's pair of 5s stole seat 1's hole card 9c blind on 4th street. Seat 1 is left with one
+    # hole card of the first two and its 7th-street card; every card known: seat 0's flush of hearts wins.
+    rules = {"targets": "any"}
+    table = tw(2, dealer=1, hole={0: "Ah Kh 2h", 1: "Qs 4c"}, up={0: "5h 5c Jh 3d", 1: "Ad 8c Td 6s"},
+               stolen={0: "9c"}, hole_taken={1: "9c"})
+    inp, st = state(table, rules=rules)
+    assert st[C.B.phase] == TW.PH_HANDS
+    assert TW.STATE.view(st, "hole")[1].tolist() == [codes("Qs")[0], NO_CARD, codes("4c")[0]]
+    assert int(TW.STATE.view(st, "hole_mask")[1]) == mask(codes("Qs 4c"))
+    played = play_state(inp, st, new_stream(0, 0))
+    assert TW.RESULT.view(played.result, "payout")[:2].tolist() == [2.0, 0.0]
+    r = equity(table, rules=rules)
+    assert r.seats.share.tolist() == [1.0, 0.0]
+
+
+# ------------------------------------------------------------- in the middle of the special pairs
+
+def describe_deal(st, n, played_events):
+    """The ``Table`` a player sees where the kernel stopped (an offer, or a special pair
+    acting), every hole card known, read off its state and the events so far."""
+    view = lambda name: TW.STATE.view(st, name)
+    text = lambda cs: " ".join(card_text(int(c)) for c in cs)
+    rank = lambda bits: "".join("23456789TJQKA"[r] for r in range(13) if bits >> r & 1)
+    hole, up, extra, stolen, fees, acted, to_act, taken = {}, {}, {}, {}, {}, {}, {}, {}
+    acting = int(view("act_rank")[0])
+    for s in range(n):
+        hole[s] = text(c for c in view("hole")[s] if c != NO_CARD)
+        order = view("up")[s, :view("n_up")[s]]
+        for name, out in (("table", up), ("extra", extra), ("stolen", stolen)):
+            out[s] = text(c for c in order if int(view(name)[s]) & int(card_bit(int(c))))
+        fees[s] = int(C.POT_STATE.view(st, "paid")[s]) - 1
+        pending = int(view("pending")[s]) | (1 << acting if acting >= 0 and s == int(view("resolver")[0]) else 0)
+        acted[s] = rank(int(view("triggered")[s]) & ~pending)
+        to_act[s] = rank(pending) if st[C.B.phase] == TW.PH_ACT else ""
+        taken[s] = text(e[2] for e in played_events if e[0] in (C.EV_TW_DISCARD, C.EV_STEAL) and e[3] == s
+                        and e[4] & 3 == TW.SOURCE_HOLE)
+    fields = dict(players=n, dealer=int(st[C.B.dealer]), hole=hole, up=up, extra=extra, stolen=stolen, fees=fees,
+                  acted=acted, gone=text(view("buried")[:view("n_buried")[0]]), hole_taken=taken,
+                  discarded=text(C.POT_STATE.view(st, "dead")[:st[C.P.n_dead]]), street=int(view("street")[0]))
+    if st[C.B.phase] == TW.PH_PAY:
+        fields.update(offer=card_text(int(view("offered")[0])), to=int(st[C.B.turn]),
+                      refusals=int(view("refusals")[0]))
+    else:
+        fields.update(to_act=to_act)
+        step = int(view("step")[0])
+        if step < n:  # immediate timing: the seat just dealt acts, then the next is offered a card
+            offered = int(view("offered")[0])  # NO_CARD: the seat took it (then refusals is stale)
+            fields.update(to=(int(st[C.B.dealer]) + step + 1) % n, refusals=int(view("refusals")[0])
+                          if offered != NO_CARD else 0, offer=card_text(offered) if offered != NO_CARD else None)
+        elif int(view("offered")[0]) != NO_CARD:  # the dealer paid: its refused card is buried when it is done
+            fields["gone"] = (fields["gone"] + " " + card_text(int(view("offered")[0]))).strip()
+    return Table("train_wreck", **fields)
+
+
+MID_RULES = [None, {"special_timing": "immediate"}, {"targets": "any"}, {"targets": "any_face_up"},
+             {"pairs_count_extras": True}, {"retrigger": True}, {"actions_optional": True},
+             {"special_pairs": "2=extra_card,3=discard_opp,4=discard_opp,5=steal_opp,6=steal_opp,7=extra_card,"
+                               "8=discard_opp,9=steal_opp,T=discard_opp"}]
+
+
+@pytest.mark.parametrize("rules", MID_RULES)
+def test_a_table_read_off_a_deal_stopped_in_the_special_pairs_is_the_kernels_own_state(rules):
+    # Deals played from the start and stopped where a special pair decides (which target, or with optional
+    # actions whether to act), or at an offer after one. The table a player sees there, built afresh and played
+    # to its first decision, is the kernel's own state: every field play reads, the same cards left in the stock.
+    n = 5
+    inp = get_variant("tw").inputs(n, rules=rules, policies=["always_pay", "heuristic", "always_pay",
+                                                             "always_accept", "heuristic"])
+    rng = np.random.default_rng(11)
+    skip = {"stock", "deck", "decisions", "events", "up", "hole", "refusals", "offered", "buried", "n_buried"}
+    compared = blind = 0
+    for deal in range(1200):
+        st = new_state(inp, dealer=deal % n)
+        stream = new_stream(5, deal)
+        played = play_state(inp, st, stream, stop=int(rng.integers(0, 16)))
+        so_far = played.events
+        if rules == {"targets": "any"} and st[C.B.phase] == TW.PH_ACT:
+            # A hole card taken blind (the policies seldom choose one): forced, then on to a later decision.
+            blinds = [a for a in decision(inp, st)[2] if a != C.DECLINE and a % 64 == C.HOLE_BLIND]
+            if blinds:
+                played = play_state(inp, st, stream, forced=blinds[0],
+                                    stop=int(st[C.B.decisions]) + 1 + int(rng.integers(0, 4)))
+                so_far = np.concatenate([so_far, played.events])
+        if played.finished or st[C.B.phase] not in (TW.PH_ACT, TW.PH_PAY) or events(played, C.EV_RESHUFFLE):
+            continue
+        built = table_state(inp, describe_deal(st, n, so_far))
+        assert built[C.B.phase] == (TW.PH_RESOLVE if st[C.B.phase] == TW.PH_ACT else TW.PH_PAY)
+        resumed = play_state(inp, built, new_stream(0, 0), stop=0)
+        assert not resumed.finished and decision(inp, built) == decision(inp, st), deal
+        stale = {"resolver", "res_step"} if st[C.B.phase] == TW.PH_PAY else set()  # unread during the offers
+        for name in TW.STATE.offsets:
+            if name not in skip | stale:
+                assert np.array_equal(TW.STATE.view(built, name), TW.STATE.view(st, name)), (deal, name)
+        # The card on offer, and the buried ones (the dealer's refused card, with immediate timing, is buried
+        # once its pairs are done: a described table has it buried already, which changes nothing in play).
+        out = lambda x: sorted(TW.STATE.view(x, "buried")[:TW.STATE.get(x, "n_buried")].tolist() +
+                               [TW.STATE.get(x, "offered")] * (TW.STATE.get(x, "offered") != NO_CARD))
+        assert out(built) == out(st), deal
+        if TW.STATE.get(st, "step") < n:
+            assert TW.STATE.get(built, "offered") == TW.STATE.get(st, "offered"), deal
+        for s in range(n):
+            for name, count in (("up", "n_up"), ("hole", None)):
+                a, b = (sorted(c for c in (TW.STATE.view(x, name)[s, :TW.STATE.view(x, count)[s]] if count else
+                                           TW.STATE.view(x, name)[s]).tolist() if c != NO_CARD) for x in (built, st))
+                assert a == b, (deal, s, name)
+        left = lambda x: set(C.POT_STATE.view(x, "stock")[x[C.P.deck]:x[C.P.deck + 1]].tolist())
+        assert left(built) == left(st), deal
+        compared += st[C.B.phase] == TW.PH_ACT
+        blind += any(e[0] in (C.EV_TW_DISCARD, C.EV_STEAL) and e[4] & 3 == TW.SOURCE_HOLE for e in so_far)
+    if rules == {"targets": "any"}:
+        assert blind > 20
+    else:
+        assert compared > 25
+
+
+# Seat 0 (dealer 2's left) made a pair of 5s on 5th street and steals now; seat 1's pair of 3s discards after it.
+MIDDLE = dict(dealer=2, hole={0: "As Ks"}, up={0: "5c 9d 5h", 1: "3c 8c 3d", 2: "Kh Qd Jc"}, to_act={0: "5", 1: "3"})
+
+
+def test_in_the_middle_of_the_special_pairs_my_steal_is_the_decision(capsys):
+    inp, st = state(tw(3, **MIDDLE), policies="always_accept")
+    assert st[C.B.phase] == TW.PH_RESOLVE and TW.STATE.get(st, "street") == 5
+    assert TW.STATE.get(st, "resolver") == 0 and TW.STATE.get(st, "res_step") == 1
+    assert TW.STATE.view(st, "pending")[:3].tolist() == [1 << 3, 1 << 1, 0]
+    # The targets: the opponents' table cards clockwise from me, each seat's in the kernel's mask order
+    # (clubs, then diamonds, hearts, spades).
+    assert decision(inp, play_state(inp, st.copy(), new_stream(0, 0), stop=0).state) == \
+        ("target", 0, [64 * 1 + c for c in codes("3c 8c 3d")] + [64 * 2 + c for c in codes("Jc Qd Kh")])
+    main(["decide", "tw", "-n", "3", "--dealer", "2", "--hole", "0=As Ks", "--up", "0=5c 9d 5h", "--up",
+          "1=3c 8c 3d", "--up", "2=Kh Qd Jc", "--to-act", "0=5", "--to-act", "1=3", "--policy", "all=always_accept",
+          "--format", "json", "--precision", "0.5", "--max-deals", "4000"])
+    data = json.loads(capsys.readouterr().out)
+    assert data["meta"]["kind"] == "target"
+    assert [a["action"] for a in data["actions"]] == ["seat 1's 3c", "seat 1's 8c", "seat 1's 3d", "seat 2's Jc",
+                                                      "seat 2's Qd", "seat 2's Kh"]
+    # After my steal, seat 1's discard: the first pair still to act is its own.
+    inp, st = state(tw(3, **{**MIDDLE, "up": {**MIDDLE["up"], 2: "Qd Jc"}, "stolen": {0: "Kh"}, "to_act": {1: "3"}}))
+    assert TW.STATE.get(st, "resolver") == 1 and TW.STATE.get(st, "res_step") == 2
+    assert TW.STATE.view(st, "triggered")[:3].tolist() == [1 << 3, 1 << 1, 0]
+
+
+def test_immediate_timing_the_seat_just_dealt_acts_before_the_next_offer():
+    # special_timing = immediate: seat 0 took the 5h on 5th street (a pair of 5s); it steals now, then the next
+    # card is turned for seat 1.
+    rules = {"special_timing": "immediate"}
+    table = tw(3, **{**MIDDLE, "up": {**MIDDLE["up"], 1: "3c 8c", 2: "Kh Qd"}, "to_act": {0: "5"}, "to": 1})
+    inp, st = state(table, rules=rules, policies="always_accept")
+    assert st[C.B.phase] == TW.PH_RESOLVE and TW.STATE.get(st, "resolver") == 0 and TW.STATE.get(st, "step") == 1
+    played = play_state(inp, st, new_stream(3, 0))
+    kinds = [int(e[0]) for e in played.events]
+    assert kinds.index(C.EV_STEAL) < kinds.index(C.EV_OFFER)
+    assert played.events[kinds.index(C.EV_OFFER)][1] == 1
+
+
+BAD_MIDDLE = [
+    (dict(to_act={0: "7"}), "to_act[0]: a pair of 7s does nothing under special_pairs"),
+    (dict(to_act={0: "5", 1: "3", 2: "2"}), "to_act[2]: seat 2's table card of this street (Jc) makes no new "
+                                            "pair of 2s"),
+    (dict(to_act={0: "35"}), "to_act[0]: 2 pairs; a seat gets one table card a street"),
+    (dict(to_act={0: "5"}), "to_act: seat 1's 3d made a pair of 3s this street, and seat 1 acts after seat 0: it "
+                            "is still to act (to_act 1 = 3)"),
+    (dict(to_act={1: "3"}), "seat 0's pair of 5s has acted by now, but seat 0 holds 0 stolen cards: if it is "
+                            "still to act, say so"),
+    (dict(to_act={0: "5", 1: "3"}, to=1, offer="2c"), "to_act: special pairs act once the street's offers are over"),
+    (dict(to_act={0: "5", 1: "3"}, street=7), "to_act: special pairs act on streets 4 to 6 (TW-A12), not on "
+                                              "7th street"),
+    (dict(to_act={0: "5", 1: "3"}, acted={0: "5"}), "to_act[0]: seat 0's pair of 5s has acted (acted[0]); a rank "
+                                                     "acts once a deal"),
+    (dict(to_act={0: "X"}), "to_act[0]: unknown rank 'X'"),
+    (dict(hole_taken={1: "8c"}), "hole_taken[1]: a hole card is taken blind only with targets = any"),
+]
+
+
+@pytest.mark.parametrize("change,message", BAD_MIDDLE)
+def test_impossible_special_pairs_in_progress_are_refused(change, message):
+    with pytest.raises(WantitError, match=re.escape(message)):
+        state(tw(3, **{**MIDDLE, **change}))
+
+
+@pytest.mark.parametrize("change,message", [
+    (dict(to_act={0: "5"}, to=0), "to_act: seat 0 is the first offered a card this street; nobody has been dealt"),
+    (dict(to_act={2: "5"}, to=1), "to_act[2]: with special_timing = immediate only the seat just dealt its card "
+                                  "(seat 0) has pairs to act"),
+])
+def test_impossible_immediate_actions_are_refused(change, message):
+    table = tw(3, **{**MIDDLE, "up": {**MIDDLE["up"], 1: "3c 8c", 2: "Kh Qd"}, **change})
+    with pytest.raises(WantitError, match=re.escape(message)):
+        state(table, rules={"special_timing": "immediate"})
+
+
+@pytest.mark.parametrize("change,message", [
+    (dict(stolen={}), "hole_taken[1]: 9c is neither discarded nor stolen by another seat"),
+    (dict(hole_taken={1: "??"}, stolen={0: "9c"}), "hole_taken[1]: a hole card taken blind is turned face up"),
+    (dict(hole_taken={0: "9c"}), "hole_taken[0]: 9c is neither discarded nor stolen by another seat"),
+    (dict(hole_taken={1: "9c"}, hole={0: "Ah Kh 2h", 1: "Qs 4c 9c"}),
+     "hole[1]: 3 hole cards; a seat has 2 before 7th street and 3 after, less the 1 taken blind"),
+    (dict(hole_taken={1: "9c 4c 2d"}), "hole_taken[1]: 3 cards; a seat holds 2 hole cards while special pairs act"),
+])
+def test_impossible_hole_cards_taken_blind_are_refused(change, message):
+    table = tw(2, **{**dict(dealer=1, hole={0: "Ah Kh 2h", 1: "Qs 4c"}, up={0: "5h 5c Jh 3d", 1: "Ad 8c Td 6s"},
+                            stolen={0: "9c"}, hole_taken={1: "9c"}), **change})
+    with pytest.raises(WantitError, match=re.escape(message)):
+        state(table, rules={"targets": "any"})
