@@ -567,3 +567,129 @@ def test_impossible_hole_cards_taken_blind_are_refused(change, message):
                             stolen={0: "9c"}, hole_taken={1: "9c"}), **change})
     with pytest.raises(WantitError, match=re.escape(message)):
         state(table, rules={"targets": "any"})
+
+
+# ------------------------------------------------------------- the history: --history and --condition
+
+EXAMPLE_HISTORY = ("0 takes 5d; 1 takes 7h; 2 takes 3d; 3 takes 2h; 4 pays Qh for Td; 2 discards Td; 3 gets Jd; "
+                   "0 takes 5h; 1 pays Kd for 2d")
+
+
+def test_the_examples_history_gives_the_example_table_and_fills_in_what_is_left_out():
+    # The example's comments, as a history: on 4th street seat 4 (the dealer) paid 4 to refuse the Qh (buried)
+    # and was dealt the Td, seat 2's pair of 3s discarded it and seat 3's pair of 2s got the Jd; on 5th street
+    # I took the 5h (a pair of 5s: I steal at the end of the street) and seat 1 paid 8 to refuse the Kd.
+    inp = get_variant("tw").inputs(5)
+    written = table_state(inp, BASE)
+    assert np.array_equal(table_state(inp, replace(BASE, history=EXAMPLE_HISTORY)), written)
+    bare = tw(5, dealer=4, hole={0: "Ks Qs"}, up=BASE.up, history=EXAMPLE_HISTORY)
+    assert np.array_equal(table_state(inp, bare), written)
+    # The fee's card may be left out when the seat still shows it (read from up in order).
+    assert np.array_equal(table_state(inp, replace(bare, history=EXAMPLE_HISTORY.replace("Kd for 2d", "Kd"))),
+                          written)
+
+
+def history_of(played_events, n, omit):
+    """The history text of a deal's events: every offer's outcome and special action.
+    ``omit``: leave out the card dealt for a fee where the seat shows it at the end
+    (``omit`` is that set of (seat, card)) and the victim of a face-up card."""
+    out = []
+    evs = [tuple(int(x) for x in e) for e in played_events]
+    first = next(i for i, e in enumerate(evs) if e[0] == C.EV_OFFER)
+    card_1 = {e[2] for e in evs[:first] if e[0] == C.EV_DEAL_UP}  # table card #1 of each seat: needs its seat
+    for i, (kind, s, c, a, b) in enumerate(evs):
+        if kind == C.EV_ACCEPT:
+            out.append(f"{s} takes {card_text(c)}")
+        elif kind in (C.EV_PAY_FEE, C.EV_EXTRA_CARD):
+            dealt = next(e[2] for e in evs[i + 1:] if e[0] == C.EV_DEAL_UP)
+            if kind == C.EV_EXTRA_CARD:
+                out.append(f"{s} gets {card_text(dealt)}")
+            else:
+                out.append(f"{s} pays {card_text(c)}" + ("" if (s, dealt) in omit else f" for {card_text(dealt)}"))
+        elif kind in (C.EV_TW_DISCARD, C.EV_STEAL):
+            verb = "discards" if kind == C.EV_TW_DISCARD else "steals"
+            blind = b & 3 == TW.SOURCE_HOLE
+            out.append(f"{s} {verb} {card_text(c)}" + ("" if omit and not blind and c not in card_1 else f" from {a}") +
+                       (" blind" if blind else ""))
+        elif kind == C.EV_SPECIAL_SKIP and b & 3 == TW.SKIP_DECLINED:
+            out.append(f"{s} declines")
+    return "; ".join(out)
+
+
+@pytest.mark.parametrize("rules", MID_RULES)
+def test_a_history_read_off_a_deal_rebuilds_the_kernels_state_and_its_rows_accept_the_true_cards(rules):
+    # Deals played from the start, stopped at a decision (an offer, a special pair) or played to the end. Given
+    # only the hole and table cards and the history of the events, the table built is the kernel's state (the
+    # extra, stolen, discarded and buried cards, fees, pairs acted and to act, street and offer all filled in
+    # from the history). The conditioning rows of every seat's choices accept the cards each really held, and
+    # reject them once any one choice is turned around.
+    from analyzer.evaluate import _tables
+    from analyzer.table.train_wreck import _Replay
+
+    n = 5
+    inp = get_variant("tw").inputs(n, rules=rules, policies=["always_pay", "heuristic", "always_pay",
+                                                             "always_accept", "heuristic"])
+    rng = np.random.default_rng(13)
+    skip = {"stock", "deck", "decisions", "events", "up", "hole", "refusals", "offered", "buried", "n_buried"}
+    scratch = np.zeros(2048, np.int64)
+    checked = ends = rows_checked = 0
+    for deal in range(300):
+        st = new_state(inp, dealer=deal % n)
+        stream = new_stream(17, deal)
+        played = play_state(inp, st, stream, stop=int(rng.integers(0, 25)))
+        so_far = played.events
+        forced = False
+        if rules == {"targets": "any"} and st[C.B.phase] == TW.PH_ACT:
+            blinds = [a for a in decision(inp, st)[2] if a != C.DECLINE and a % 64 == C.HOLE_BLIND]
+            if blinds:
+                played = play_state(inp, st, stream, forced=blinds[0], stop=-1 if deal % 2 else
+                                    int(st[C.B.decisions]) + 1 + int(rng.integers(0, 4)))
+                so_far = np.concatenate([so_far, played.events])
+                forced = True
+        if any(e[0] in (C.EV_RESHUFFLE, C.EV_NO_CARD, C.EV_COMMUNITY) for e in so_far):
+            continue
+        if not played.finished and st[C.B.phase] not in (TW.PH_ACT, TW.PH_PAY):
+            continue
+        seen_table = describe_deal(st, n, so_far)
+        shown = {(s, c) for s in range(n) for c in codes(seen_table.up[s])}
+        history = history_of(so_far, n, shown if deal % 3 == 0 else set())
+        if not history:
+            continue
+        hole = {s: " ".join(card_text(int(c)) for c in TW.STATE.view(st, "hole")[s, :2] if c != NO_CARD) +
+                (" " + card_text(int(TW.STATE.view(st, "hole")[s, 2])) if played.finished else "") for s in range(n)}
+        fields = dict(dealer=int(st[C.B.dealer]), hole=hole, up=seen_table.up, history=history)
+        if st[C.B.phase] == TW.PH_PAY and TW.STATE.get(st, "refusals") == 0:
+            fields.update(offer=seen_table.offer, to=seen_table.to)  # turned up after the last entry
+        table = tw(n, **fields)
+        built = table_state(inp, table)
+        stale = {"resolver", "res_step"} if st[C.B.phase] != TW.PH_ACT else set()
+        names = TW.STATE.offsets
+        if played.finished:  # the cards and fees; and the showdown the built table plays is the deal's
+            names = ("hole_mask", "table", "extra", "stolen", "triggered", "pending", "paid", "seen", "dead",
+                     "n_dead")
+            assert built[C.B.phase] == TW.PH_HANDS
+            end = play_state(inp, built, new_stream(0, 0))
+            assert np.array_equal(TW.RESULT.view(end.result, "payout"), TW.RESULT.view(played.result, "payout"))
+            ends += 1
+        else:
+            play_state(inp, built, new_stream(0, 0), stop=0)
+        for name in names:
+            if name not in skip | stale:
+                assert np.array_equal(TW.STATE.view(built, name), TW.STATE.view(st, name)), (deal, name, history)
+        replay = _Replay(inp, table, n, int(st[C.B.dealer])).run()
+        rows = replay.condition_rows()
+        if forced:  # the blind take was forced, not the policy's: only the choices before it are the policies'
+            blind_at = [j for j, (_, r) in enumerate(rows) if r[0] == TW.HK_TARGET and r[3] >= 0 and
+                        r[TW.TARGET_HEAD + r[9] + r[3]] == NO_CARD]
+            rows = rows[:blind_at[0]] if blind_at else rows
+        idata = np.array([x for _, row in rows for x in row], np.int64)
+        assert TW.history_consistent(_tables(), inp.params, st, idata, scratch), (deal, history)
+        for k in rng.permutation(len(rows))[:3]:
+            row = list(rows[k][1])
+            kind, choice = row[0], row[3]
+            row[3] = 1 - choice if kind != TW.HK_TARGET else (choice + 1) % row[9]
+            turned = [x for j, (_, r) in enumerate(rows) for x in (row if j == k else r)]
+            assert not TW.history_consistent(_tables(), inp.params, st, np.array(turned, np.int64), scratch)
+            rows_checked += 1
+        checked += 1
+    assert checked > 40 and ends > 5 and rows_checked > 40

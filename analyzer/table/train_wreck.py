@@ -713,7 +713,7 @@ class _Replay:
                     refusals += 1
                     self._receive(p, dealt)
                 else:
-                    offered = None
+                    offered, refusals = None, 0
                     self._receive(p, e.card)
                 if self.immediate and not self._resolve(p):
                     self.where = dict(street=street, to=(p + 1) % n if i < n else None, offer=offered,
@@ -797,7 +797,8 @@ class _Replay:
                     holders = [o for o, c in cands if c == e.card]
                     if not holders:
                         raise WantitError(f"{self._where(e)}: no opponent of seat {p} shows {card_text(e.card)} "
-                                          f"as a card it may take then")
+                                          f"as a card it may take then (a table card #1 since lost: say whose, "
+                                          f"'{p} {verb} {card_text(e.card)} from SEAT')")
                     victim = holders[0]
                 target = (victim, e.card)
             if target not in cands:
@@ -911,10 +912,12 @@ def _with_history(inp, table, n, dealer):
             raise WantitError(f"history: it leaves the deal on {_nth(where)}, but street = {street} (the history "
                               f"runs from 4th street's first offer to now)")
         where = street
-    changes["street"] = where
+    changes["street"] = None if where == 7 and table.street is None else where  # 7 or 8: the hole cards say
     offer = _cards(table.offer, "offer") if table.offer is not None else []
     if offer or table.to is not None:
         to = _seat(table.to, n, "to") if table.to is not None else None
+        if got["to"] is None and not got["to_act"] and 4 <= got["street"] <= 6:
+            got["to"] = (dealer + 1) % n  # the history ends as a street begins: its first seat is next
         if got["offer"] is None and got["to"] is not None and len(offer) == 1 and to == got["to"] and \
                 whole(table.refusals, "refusals") == 0:
             got["offer"] = offer[0]  # the card turned up for the seat since the history's last entry
