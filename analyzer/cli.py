@@ -284,7 +284,9 @@ def _query_options(command):
         click.option("--pool", default="", metavar="CARDS",
                      help="Do Ya: the rejects lying face up on the table this round, in the order refused."),
         click.option("--history", default="", metavar="'SEAT takes|refuses CARD; ...'",
-                     help="The choices seen, in order from the deal's first offer (used by --condition)."),
+                     help="The choices seen, in order from the deal's first offer (used by --condition). Train "
+                          "Wreck: 'SEAT takes CARD', 'SEAT pays CARD [for CARD]', 'SEAT gets CARD', 'SEAT "
+                          "discards|steals CARD [from SEAT] [blind]', 'SEAT declines'."),
         click.option("--street", type=int, default=None,
                      help="Train Wreck: the street under way, 3-7 (default: from the table cards)."),
         click.option("--extra", "extra_items", multiple=True, metavar="SEAT=CARDS",

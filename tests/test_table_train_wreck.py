@@ -18,7 +18,7 @@ from analyzer.cli import main
 from analyzer.engine import decision, new_state, new_stream, play_state
 from analyzer.equity import equity
 from analyzer.errors import WantitError
-from analyzer.table import Table, load_table, table_state
+from analyzer.table import Table, condition_data, load_table, table_state
 from analyzer.variants import get_variant
 from kernels.cards import NO_CARD, card_bit
 from kernels.games import common as C
@@ -693,3 +693,165 @@ def test_a_history_read_off_a_deal_rebuilds_the_kernels_state_and_its_rows_accep
             rows_checked += 1
         checked += 1
     assert checked > 40 and ends > 5 and rows_checked > 40
+
+
+# Seat 0's policy pays to refuse any card that does not pair one of its cards and takes one that does, fees
+# aside: with an ace showing the ace is its top card, so an unpaired card changes its hand estimate by less
+# than 0.05 (a kicker), a pair lifts it by more than 0.5, and a fresh card's mean gain stays below 0.42.
+PAIRS_ONLY = "heuristic:pay_threshold=-0.15,fee_weight=0,deny_weight=0,draw_weight=0"
+# Two players, seat 1 the dealer. 4th street: seat 0 (Ac showing) paid 4 to refuse the 7d, so it holds no 7,
+# and was dealt the 7h; then it took the Ah and Ad, which pair its ace (taken whatever it holds). I (seat 1,
+# Kh Ks down) show 9s 7d 9d Kd: a full house, kings full. Seat 0's aces beat it when its hole cards hold a pair,
+# an ace or a 7 (then aces full), or its 7th-street card pairs one of them or the 7h: holding no 7 hurts it.
+CONDITIONED = dict(dealer=1, me=1, hole={1: "Kh Ks"}, up={0: "Ac 7h Ah Ad", 1: "9s 7d 9d Kd"},
+                   history="0 pays 7d for 7h; 1 takes 7d; 0 takes Ah; 1 takes 9d; 0 takes Ad; 1 takes Kd")
+
+
+def conditioned_share(mine, seats_up, trials, seed, extra_card=False):
+    """Seat 1's share of the pot by a plain Monte Carlo on eval7: seat 0's two hole
+    cards are two of the unseen cards that are not 7s (the condition), then each seat's
+    7th-street card (and seat 1's card dealt for a fee, ``extra_card``) at random."""
+    import eval7
+
+    names = "23456789TJQKA"
+    deck = [eval7.Card(names[c >> 2] + "cdhs"[c & 3]) for c in range(52)]
+    rng = np.random.default_rng(seed)
+    known = set(mine) | set(seats_up[0]) | set(seats_up[1]) | set(codes("Kd"))
+    unseen = [c for c in range(52) if c not in known]
+    no_seven = [c for c in unseen if c >> 2 != 5]
+    total = 0.0
+    for _ in range(trials):
+        hole0 = list(rng.choice(no_seven, 2, replace=False))
+        rest = [c for c in unseen if c not in hole0]
+        more = list(rng.choice(rest, 3 if extra_card else 2, replace=False))
+        ours = mine + seats_up[1] + more[1:]
+        theirs = hole0 + seats_up[0] + more[:1]
+        a, b = eval7.evaluate([deck[c] for c in ours]), eval7.evaluate([deck[c] for c in theirs])
+        total += 1.0 if a > b else 0.5 if a == b else 0.0
+    return total / trials
+
+
+def test_condition_keeps_the_deals_where_the_seat_that_paid_to_refuse_a_7_holds_none():
+    table = tw(2, **CONDITIONED)
+    policies = [PAIRS_ONLY, "always_accept"]
+    inp, st = state(table, policies=policies, rules=PLAIN)
+    assert st[C.B.phase] == TW.PH_SEVENTH and C.POT_STATE.view(st, "paid")[:2].tolist() == [5, 1]  # the fee
+    r = equity(table, policies=policies, rules=PLAIN, condition=True, precision=0.004, seed=1)
+    # 42 unseen cards, 2 of them 7s (7c 7s): seat 0 holds no 7 with probability C(40,2)/C(42,2) = 780/861.
+    p = 780 / 861
+    played = r.meta["deals_played"]
+    assert abs(r.meta["acceptance"] - p) < 4.5 * np.sqrt(p * (1 - p) / played), r.meta["acceptance"]
+    theirs = conditioned_share(codes("Kh Ks"), {0: codes("Ac 7h Ah Ad"), 1: codes("9s 7d 9d Kd")}, 20_000, 7)
+    their_se = np.sqrt(theirs * (1 - theirs) / 20_000)
+    ours, se = r.seats.share[1], r.seats.share_se[1]
+    assert abs(ours - theirs) < 4.5 * np.hypot(se, their_se), (ours, theirs)
+    # Without the condition seat 0 holds a 7 one time in ten and my share is lower.
+    plain = equity(table, policies=policies, rules=PLAIN, precision=0.004, seed=1)
+    assert plain.seats.share[1] < ours - 4.5 * np.hypot(se, plain.seats.share_se[1])
+    # Each deal kept holds no 7 in seat 0's hole; each dropped holds one.
+    cond = replace(inp, idata=condition_data(inp, table))
+    for deal in range(60):
+        played_deal = play_state(cond, st.copy(), new_stream(1, deal))
+        kept = TW.RESULT.view(played_deal.result, "carry")[0] != C.REJECTED
+        holds_seven = any(c >> 2 == 5 for c in TW.STATE.view(played_deal.state, "hole")[0, :2])
+        assert kept != holds_seven
+
+
+def test_decide_with_condition_plays_my_choice_over_the_deals_the_history_allows(capsys):
+    # 6th street: the Kd is offered to me (the dealer, last); accepting gives the table above. Each action's EV,
+    # in antes: accept, my share of the 6-chip pot less my ante; pay, my share of 22 chips less 17 paid (the 6th
+    # street fee is 16), with a fresh card for me instead.
+    fields = {**CONDITIONED, "up": {0: "Ac 7h Ah Ad", 1: "9s 7d 9d"}, "offer": "Kd", "to": 1,
+              "history": CONDITIONED["history"].rsplit(";", 1)[0]}
+    main(["decide", "tw", "-n", "2", "--dealer", "1", "--me", "1", "--hole", "1=Kh Ks", "--up", "0=Ac 7h Ah Ad",
+          "--up", "1=9s 7d 9d", "--offer", "Kd", "--to", "1", "--history", fields["history"], "--condition",
+          "--policy", f"0={PAIRS_ONLY}", "--policy", "1=always_accept", "--rule", "special_pairs=none",
+          "--precision", "0.03", "--max-deals", "60000", "--seed", "2", "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    assert data["meta"]["kind"] == "pay" and data["meta"]["conditioned"]
+    p = 780 / 861
+    kept, played = data["meta"]["deals"], data["meta"]["deals_played"]
+    assert abs(kept / played - p) < 4.5 * np.sqrt(p * (1 - p) / played)
+    ev = {a["action"]: (a["ev"], a["ev_se"]) for a in data["actions"]}
+    mine, ups = codes("Kh Ks"), {0: codes("Ac 7h Ah Ad"), 1: codes("9s 7d 9d")}
+    accept = 6 * conditioned_share(mine, {0: ups[0], 1: ups[1] + codes("Kd")}, 20_000, 3) - 1
+    pay = 22 * conditioned_share(mine, ups, 20_000, 4, extra_card=True) - 17
+    for name, theirs, scale in (("accept", accept, 6), ("pay", pay, 22)):
+        ours, se = ev[name]
+        assert abs(ours - theirs) < 4.5 * np.hypot(se, scale * 0.5 / np.sqrt(20_000)), (name, ours, theirs)
+
+
+H4 = "0 takes 5d; 1 takes 7h; 2 takes 3d; 3 takes 2h; 4 pays Qh for Td"  # 4th street's offers in the example
+
+
+@pytest.mark.parametrize("change,message", [
+    (dict(history="0 wants 5d"), "history: '0 wants 5d' should look like 'SEAT takes CARD', 'SEAT pays CARD [for"),
+    (dict(history="0 takes"), "history '0 takes': name the card"),
+    (dict(history="0 takes ??"), "history '0 takes ??': name the card"),
+    (dict(history="9 takes 5d"), "history '9 takes 5d': seat '9' is not a seat 0..4"),
+    (dict(history="0 pays 5d to 1"), "should look like 'SEAT pays CARD' or 'SEAT pays CARD for CARD'"),
+    (dict(history="0 declines 5d"), "'SEAT declines' declines the special action due; nothing follows it"),
+    (dict(history="0 steals 5d blind"), "say whose hole card it was ('... from SEAT blind')"),
+    (dict(history="0 steals 5d off 1"), "should look like 'SEAT steals CARD [from SEAT] [blind]'"),
+    (dict(history="0 takes 5d ok"), "history '0 takes 5d ok' should look like 'SEAT takes CARD'"),
+    (dict(history="1 takes 5d"), "history entry 1 (1 takes 5d): seat 0 is offered 4th street's card then"),
+    (dict(history="0 pays 5d for 9c; 1 takes 7h"), "history entry 2 (1 takes 7h): the card on offer is 5d"),
+    (dict(history="0 takes Ah"), "history entry 1 (0 takes Ah): Ah was seen before; a card turned up to be "
+                                 "offered is a fresh card"),
+    (dict(history="0 takes Ks"), "history entry 1 (0 takes Ks): Ks is a hole card of seat 0; a card turned up"),
+    (dict(history="0 pays 5d for Ah"), "Ah was seen before; the card dealt for the fee is a fresh card"),
+    (dict(history="0 takes 5d; 1 takes 7h; 2 takes 3d; 3 takes 2h; 4 pays Qh"),
+     "history entry 5 (4 pays Qh): say which card seat 4 was dealt in its place ('4 pays Qh for CARD'): up[4] "
+     "has no more"),
+    (dict(history=H4 + "; 3 gets Jd"), "history entry 6 (3 gets Jd): seat 2's pair of 3s acts then: '2 discards "
+                                       "CARD'"),
+    (dict(history=H4 + "; 2 discards 9c"), "history entry 6 (2 discards 9c): no opponent of seat 2 shows 9c as a "
+                                           "card it may take then (a table card #1 since lost: say whose"),
+    (dict(history=H4 + "; 2 discards 3d from 2"), "history entry 6 (2 discards 3d from 2): seat 2 cannot take 3d "
+                                                  "from seat 2 then (targets: 3:2c, 3:2h, 4:Td, 4:8s, 0:5d, 0:Ah"),
+    (dict(history=H4 + "; 2 steals Td"), "seat 2's pair of 3s acts then: '2 discards CARD'"),
+    (dict(history=H4 + "; 2 discards Td; 3 gets Jd; 0 takes 5h; 1 pays Kd for 2d; 2 takes Kd"),
+     "history: seat 2 holds the table cards 3c 3d Kd by it, but up[2] gives 3c 3d"),
+    (dict(history=EXAMPLE_HISTORY, extra={3: "9h"}), "history: seat 3 has the extra cards Jd by it, but extra[3] "
+                                                     "gives 9h"),
+    (dict(history=EXAMPLE_HISTORY, discarded="9h"), "history: the discarded cards are Td by it, but discarded "
+                                                    "gives 9h"),
+    (dict(history=EXAMPLE_HISTORY, gone="9h"), "history: the buried cards are Qh by it, but gone gives 9h"),
+    (dict(history=EXAMPLE_HISTORY, fees={1: 4}), "history: seat 1 paid 8 chips in fees by it, but fees[1] = 4"),
+    (dict(history=EXAMPLE_HISTORY, acted={2: "3"}), "history: seat 2's acted ranks are none by it, but acted[2] "
+                                                    "gives 3"),
+    (dict(history=EXAMPLE_HISTORY, street=6), "history: it leaves the deal on 5th street, but street = 6"),
+    (dict(history=EXAMPLE_HISTORY, to=3), "history: it leaves Kd offered to seat 2 with 1 refusals; the table says "
+                                          "otherwise"),
+    (dict(history=H4 + "; 2 discards Td; 3 gets Jd; 0 takes 5h; 1 pays Kd for 2d; 2 pays Kd for 4s; 3 pays Kd "
+                       "for 4c; 4 pays Kd for 4d; 0 steals 7c; 0 takes 6c; 1 takes 6d; 2 takes 6h; 3 takes 6s; "
+                       "4 takes 8c; 1 takes 8d"),
+     "history: 1 entries after 6th street's special pairs; nothing is offered or acts after them"),
+    (dict(history="0 takes 5d; 1 takes 7h; 2 takes 3d; 3 takes 2h; 4 pays Qh for Td; 2 discards 9c from 4; "
+                  "3 gets Jd; 2 discards 9d from 4"),
+     "history: 9c, 9d are taken from seat 4, which was dealt neither"),
+])
+def test_impossible_histories_are_refused_with_what_is_wrong(change, message):
+    inp = get_variant("tw").inputs(5)
+    with pytest.raises(WantitError, match=re.escape(message)):
+        table_state(inp, replace(BASE, **change))
+
+
+def test_history_and_condition_on_the_command_line(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["equity", "tw", "--state", str(EXAMPLE), "--condition"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.count("\n") == 1 and "--condition needs the history of the choices seen" in err
+    with pytest.raises(SystemExit):
+        main(["equity", "tw", "--state", str(EXAMPLE), "--history", "1 takes 5d"])
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "wantit: error: history entry 1 (1 takes 5d): seat 0 is offered" in err
+    # Every seat's choices are the heuristic's here but seat 4's fee and seat 2's discard: --condition says the
+    # history is impossible under the default policies, in one line.
+    with pytest.raises(SystemExit):
+        main(["equity", "tw", "--state", str(EXAMPLE), "--history", EXAMPLE_HISTORY, "--condition"])
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "agrees with the choices seen" in err
+    main(["equity", "tw", "--state", str(EXAMPLE), "--history", EXAMPLE_HISTORY, "--format", "json", "--precision",
+          "0.05"])
+    assert json.loads(capsys.readouterr().out)["meta"]["unseen"] == 35
