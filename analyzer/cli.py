@@ -288,7 +288,8 @@ def _query_options(command):
                           "Wreck: 'SEAT takes CARD', 'SEAT pays CARD [for CARD]', 'SEAT gets CARD', 'SEAT "
                           "discards|steals CARD [from SEAT] [blind]', 'SEAT declines'."),
         click.option("--street", type=int, default=None,
-                     help="Train Wreck: the street under way, 3-7 (default: from the table cards)."),
+                     help="Train Wreck: the street under way, 3-7, or 8 after the 7th-street card (default: from "
+                          "the table and hole cards)."),
         click.option("--extra", "extra_items", multiple=True, metavar="SEAT=CARDS",
                      help="Train Wreck: a seat's extra cards (pairs of 2s); repeatable."),
         click.option("--stolen", "stolen_items", multiple=True, metavar="SEAT=CARDS",

@@ -855,3 +855,17 @@ def test_history_and_condition_on_the_command_line(capsys):
     main(["equity", "tw", "--state", str(EXAMPLE), "--history", EXAMPLE_HISTORY, "--format", "json", "--precision",
           "0.05"])
     assert json.loads(capsys.readouterr().out)["meta"]["unseen"] == 35
+
+
+def test_train_wreck_flags_for_the_showdown_and_the_special_pairs(capsys):
+    # After the 7th-street card, with a hole card taken blind: every card known, seat 0's flush wins.
+    main(["equity", "tw", "-n", "2", "--rule", "targets=any", "--hole", "0=Ah Kh 2h", "--hole", "1=Qs 4c",
+          "--up", "0=5h 5c Jh 3d", "--up", "1=Ad 8c Td 6s", "--stolen", "0=9c", "--hole-taken", "1=9c",
+          "--street", "8", "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    assert [s["share"] for s in data["seats"]] == [1.0, 0.0]
+    with pytest.raises(SystemExit) as exc:
+        main(["equity", "tw", "-n", "3", "--dealer", "2", "--up", "0=5c 9d 5h", "--up", "1=3c 8c 3d", "--up",
+              "2=Kh Qd Jc", "--to-act", "0=5"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.count("\n") == 1 and "to_act: seat 1's 3d made a pair of 3s this street" in err

@@ -66,6 +66,9 @@ class Table:
     # What the table saw the players choose, in order: "SEAT takes CARD" or "SEAT
     # refuses CARD" from the first offer of the deal (a list, or one text with ';'
     # between entries). Checked against the cards; used by equity's --condition.
+    # Train Wreck: "SEAT takes CARD", "SEAT pays CARD [for CARD]", "SEAT gets CARD",
+    # "SEAT discards|steals CARD [from SEAT] [blind]", "SEAT declines" from 4th street's
+    # first offer; it fills in the fields it implies.
     history: object = ()
     pool: object = ""  # Do Ya: the rejects lying face up on the table this round, in the order refused
     # Train Wreck only (``up``: the table cards in the order received; ``gone``: the buried cards):

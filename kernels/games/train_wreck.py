@@ -37,6 +37,11 @@ deal is ``init_state``. Decision points, in order of play:
   blind hole card), then ``DECLINE`` when actions are optional; not a decision when
   the action is mandatory and has a single target;
 * ``DK_DECLARE`` (only with a declare split; Train Wreck is high only).
+
+A described table resumes at any of the phases: a street's start, an offer, the
+special pairs still to act (``PH_RESOLVE``) or, every card dealt, the hands
+(``PH_HANDS``). With ``--condition`` (``idata`` rows, see ``history_consistent``) a
+deal whose unknown hole cards disagree with the choices seen is dropped.
 """
 
 import numpy as np
