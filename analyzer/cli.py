@@ -306,6 +306,8 @@ def _query_options(command):
         click.option("--hole-taken", "hole_taken_items", multiple=True, metavar="SEAT=CARDS",
                      help="Train Wreck (targets=any): a seat's hole cards taken blind by a discard or steal; "
                           "repeatable."),
+        click.option("--community", default="", metavar="CARD",
+                     help="Train Wreck: the 7th-street community card (turned when the stock is short)."),
         click.option("--phase", default=None, metavar="STAGE",
                      help="Anaconda: 'pass N' (before the N-th pass), 'keep' or 'roll' (default: inferred)."),
         click.option("--passed", "passed_items", multiple=True, metavar="CARDS",
@@ -331,7 +333,7 @@ def _query_options(command):
 
 def _table(variant, state_file, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, pool,
            history, street, extra_items, stolen_items, discarded, fee_items, acted_items, phase, passed_items,
-           received_items, to_act_items=(), hole_taken_items=()):
+           received_items, to_act_items=(), hole_taken_items=(), community=""):
     """The table the flags describe; with ``--state``, the file's table with the
     flags given on top (a seat's cards given by flag replace the file's)."""
     from dataclasses import fields, replace
@@ -342,7 +344,7 @@ def _table(variant, state_file, players, dealer, me, hole_items, up_items, gone,
                              history=history, pool=pool, street=street, extra=extra_items, stolen=stolen_items,
                              discarded=discarded, fees=fee_items, acted=acted_items, phase=phase,
                              passed=passed_items, received=received_items, to_act=to_act_items,
-                             hole_taken=hole_taken_items)
+                             hole_taken=hole_taken_items, community=community)
     if state_file is None:
         return flags
     table = load_table(state_file, variant)

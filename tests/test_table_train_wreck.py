@@ -869,3 +869,41 @@ def test_train_wreck_flags_for_the_showdown_and_the_special_pairs(capsys):
               "2=Kh Qd Jc", "--to-act", "0=5"])
     err = capsys.readouterr().err
     assert exc.value.code == 2 and err.count("\n") == 1 and "to_act: seat 1's 3d made a pair of 3s this street" in err
+
+
+def test_after_a_7th_street_community_card_the_table_plays_the_deals_showdown():
+    # Seven players who always pay: the stock runs short and 7th street is one community card for all (TW-A9 c).
+    # The table read off the deal's end (every card known) plays the same showdown.
+    n = 7
+    inp = get_variant("tw").inputs(n, policies="always_pay")
+    found = 0
+    for deal in range(60):
+        st = new_state(inp, dealer=deal % n)
+        played = play_state(inp, st, new_stream(32, deal))
+        kinds = {int(e[0]) for e in played.events}
+        if C.EV_COMMUNITY not in kinds or kinds & {C.EV_RESHUFFLE, C.EV_NO_CARD}:
+            continue
+        bit = int(TW.STATE.get(st, "community")).bit_length() - 1  # the mask's bit: 16 a suit
+        table = replace(describe_deal(st, n, played.events), street=None, to_act={},
+                        community=card_text(4 * (bit % 16) + bit // 16))
+        built = table_state(inp, table)
+        assert built[C.B.phase] == TW.PH_HANDS and TW.STATE.get(built, "community") == TW.STATE.get(st, "community")
+        end = play_state(inp, built, new_stream(0, 0))
+        assert np.array_equal(TW.RESULT.view(end.result, "payout"), TW.RESULT.view(played.result, "payout")), deal
+        with pytest.raises(WantitError, match=re.escape("hole[0]: 3 hole cards; a seat has 2 before 7th street and "
+                                                        "3 after (2 when 7th street is a community card)")):
+            table_state(inp, replace(table, hole={**table.hole, 0: table.hole[0] + " " + table.community}))
+        found += 1
+    assert found > 3
+    # A community card where every seat could have had its own (52 - 12 known cards left), or with the rule off,
+    # is refused.
+    two = tw(2, hole={0: "Ah Kd", 1: "7s 7c"}, up={0: "Qh Jh 9c 2s", 1: "8d 8h Tc 3d"}, community="5c")
+    with pytest.raises(WantitError, match=re.escape("community: 40 cards were left for 7th street, enough for every "
+                                                    "seat's face-down card")):
+        state(two)
+    with pytest.raises(WantitError, match=re.escape("community: no community card is turned with community_card = "
+                                                    "false")):
+        state(two, rules={"community_card": False})
+    with pytest.raises(WantitError, match=re.escape("community: the community card is turned on 7th street; 5th "
+                                                    "street is before it")):
+        state(replace(two, street=5, up={0: "Qh Jh", 1: "8d 8h"}))

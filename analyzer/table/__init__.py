@@ -39,7 +39,7 @@ from .parse import _given
 from .selection_rejection import _sr_state, sr_condition_rows
 from .train_wreck import _train_wreck_state, tw_condition_rows
 
-TW_FIELDS = ("street", "extra", "stolen", "discarded", "fees", "acted", "to_act", "hole_taken")
+TW_FIELDS = ("street", "extra", "stolen", "discarded", "fees", "acted", "to_act", "hole_taken", "community")
 AN_FIELDS = ("phase", "passed", "received")
 FIELDS = ("variant", "players", "dealer", "me", "hole", "up", "gone", "offer", "to", "refusals", "history",
           "pool") + TW_FIELDS + AN_FIELDS
@@ -81,6 +81,7 @@ class Table:
     to_act: dict = field(default_factory=dict)  # seat -> ranks whose pair is still to act this street (the first
     #                                             in dealing order, then rank order, acts now)
     hole_taken: dict = field(default_factory=dict)  # seat -> its hole cards a discard or steal took blind
+    community: object = ""  # the 7th-street community card (TW-A9 c: the stock too short for every seat's)
     # Anaconda (``_anaconda_state``): where the deal is, "pass N" (before the N-th
     # pass), "keep" (the passes done) or "roll" (the stacks made; None: inferred),
     # and the packets I passed and received, one per pass done, in order.
@@ -91,7 +92,7 @@ class Table:
 
 def table_from_flags(variant, players=None, dealer=None, me=0, hole=(), up=(), gone="", offer=None, to=None,
                      refusals=0, history=(), pool="", street=None, extra=(), stolen=(), discarded="", fees=(),
-                     acted=(), phase=None, passed=(), received=(), to_act=(), hole_taken=()) -> Table:
+                     acted=(), phase=None, passed=(), received=(), to_act=(), hole_taken=(), community="") -> Table:
     """A ``Table`` from the command line's repeatable ``SEAT=CARDS`` items (``fees``:
     ``SEAT=CHIPS``, ``acted`` and ``to_act``: ``SEAT=RANKS``)."""
     def pairs(items, flag):
@@ -109,7 +110,7 @@ def table_from_flags(variant, players=None, dealer=None, me=0, hole=(), up=(), g
                  history or (), pool, street, pairs(extra, "--extra"), pairs(stolen, "--stolen"), discarded,
                  pairs(fees, "--fee"), pairs(acted, "--acted"), phase=phase, passed=list(passed) or (),
                  received=list(received) or (), to_act=pairs(to_act, "--to-act"),
-                 hole_taken=pairs(hole_taken, "--hole-taken"))
+                 hole_taken=pairs(hole_taken, "--hole-taken"), community=community)
 
 
 def load_table(path, variant=None) -> Table:

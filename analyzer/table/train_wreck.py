@@ -68,7 +68,8 @@ def _train_wreck_state(inp, table):
     the seat the next fresh card is turned up for (``to`` alone), in the middle of
     a street's special pairs (``to_act``: the pairs still to act, the first in
     dealing order acting now), or after the 7th-street card (``street`` 8: three
-    hole cards each, only the showdown left). Each seat has its hole cards (missing
+    hole cards each, or two and the ``community`` card when the stock was too short
+    for every seat's (TW-A9 c); only the showdown left). Each seat has its hole cards (missing
     ones unknown; ``hole_taken`` those a discard or steal took blind), its table
     cards in the order received (``up``), its ``extra`` and ``stolen`` cards;
     ``gone`` are the buried cards, ``discarded`` the cards 3s/4s discarded, ``fees``
@@ -109,6 +110,11 @@ def _train_wreck_state(inp, table):
     offer = _cards(table.offer, "offer") if table.offer is not None else []
     if len(offer) > 1 or (offer and offer[0] is None):
         raise WantitError("offer: give the one card on offer")
+    community = _cards(table.community, "community")
+    if len(community) > 1 or None in community:
+        raise WantitError("community: give the one community card, turned face up for every seat on 7th street")
+    if community and not rules[TW.R_COMMUNITY_CARD] > 0:
+        raise WantitError("community: no community card is turned with community_card = false (TW-A9 c)")
     fees = _seat_chips(table.fees, n)
     acted = _seat_ranks(table.acted, n, "acted")
     to_act = {s: ranks for s, ranks in _seat_ranks(table.to_act, n, "to_act").items() if ranks}
@@ -161,7 +167,7 @@ def _train_wreck_state(inp, table):
         street = whole(table.street, "street")
         if not 3 <= street <= 8:
             raise WantitError(f"street: {street}; Train Wreck's streets are 3 to 7 (8: after the 7th-street card)")
-    elif seventh:
+    elif seventh or community:
         street = 8
     elif to is None:
         street = 3 + max(counts) - (1 if to_act else 0)
@@ -170,6 +176,8 @@ def _train_wreck_state(inp, table):
     if to is not None and not 4 <= street <= 6:
         raise WantitError(f"offer: no table card is offered on {_nth(street)}; cards are offered, and refused "
                           f"for a fee, on streets 4 to 6")
+    if community and street != 8:
+        raise WantitError(f"community: the community card is turned on 7th street; {_nth(street)} is before it")
     if to_act and not 4 <= street <= 6:
         raise WantitError(f"to_act: special pairs act on streets 4 to 6 (TW-A12), not on {_nth(street)}")
     if to_act and to is not None and not immediate:
@@ -196,9 +204,10 @@ def _train_wreck_state(inp, table):
             f"in {_nth(street)}'s special pairs" if to is None else
             f"on {_nth(street)} with the {'card on offer' if offer else 'next card'} for seat {to}")
     for s, cards in hole.items():
-        most = (TW.HOLE if street == 8 else 2) - len(hole_taken.get(s, []))
+        most = (TW.HOLE if street == 8 and not community else 2) - len(hole_taken.get(s, []))
         if len(cards) > most:
             raise WantitError(f"hole[{s}]: {len(cards)} hole cards; a seat has 2 before 7th street and 3 after" +
+                              (" (2 when 7th street is a community card)" if community else "") +
                               (f", less the {len(hole_taken[s])} taken blind" if hole_taken.get(s) else ""))
         for c in cards:
             seen.add(c, f"hole card of seat {s}")
@@ -355,8 +364,9 @@ def _train_wreck_state(inp, table):
         cards = hole.get(s, [])
         if street >= 4:
             held = 2 - len(hole_taken.get(s, []))  # the two dealt down, less any taken blind
-            cards = cards + [None] * (held + (1 if street == 8 else 0) - len(cards))
-            slots = list(range(held)) + ([2] if street == 8 else [])  # the 7th-street card goes in slot 2
+            seventh_card = street == 8 and not community
+            cards = cards + [None] * (held + (1 if seventh_card else 0) - len(cards))
+            slots = list(range(held)) + ([2] if seventh_card else [])  # the 7th-street card goes in slot 2
         else:
             slots = list(range(len(cards)))
         for k, c in zip(slots, cards):
@@ -423,6 +433,20 @@ def _train_wreck_state(inp, table):
     unseen = 52 - len(seen.where)
     if len(unknowns) > unseen:
         raise WantitError(f"the table leaves {unseen} unseen cards for {len(unknowns)} unknown hole cards")
+    if community:
+        # TW-A9 (c): turned only when the cards left (the stock, the dead cards and, with
+        # reshuffle_includes_buried, the buried ones) cannot give every seat its 7th card.
+        left = unseen - len(unknowns) + len(discarded) + (len(gone) if rules[TW.R_RESHUFFLE_BURIED] > 0 else 0)
+        if left >= n:
+            raise WantitError(f"community: {left} cards were left for 7th street, enough for every seat's face-down "
+                              f"card; a community card is turned only when fewer than {n} are (TW-A9 c)")
+        c = community[0]
+        seen.add(c, "the community card")
+        st[S.community] = np.int64(card_bit(c))
+        st[C.P.seen] |= np.int64(card_bit(c))
+        for s in range(n):
+            st[S.up + TW.UP * s + st[S.n_up + s]] = c
+            st[S.n_up + s] += 1
     _set_unknowns(st, unknowns)
     C.fill_stock(st, seen.mask())
     st[C.B.decisions] = 0
