@@ -288,10 +288,13 @@ def _query_options(command):
         click.option("--declined", is_flag=True,
                      help="Do Ya: the seat to act has passed over the pool; its fresh card is not turned up yet."),
         click.option("--history", default="", metavar="'SEAT takes|refuses CARD; ...'",
-                     help="The choices seen, in order from the deal's first offer (used by --condition; Do Ya "
-                          "also 'SEAT takes pool CARD', 'SEAT declines pool')."),
+                     help="The choices seen, in order from the deal's first offer (used by --condition). Do Ya "
+                          "also 'SEAT takes pool CARD', 'SEAT declines pool'; Train Wreck: 'SEAT takes CARD', 'SEAT "
+                          "pays CARD [for CARD]', 'SEAT gets CARD', 'SEAT discards|steals CARD [from SEAT] [blind]', "
+                          "'SEAT declines'."),
         click.option("--street", type=int, default=None,
-                     help="Train Wreck: the street under way, 3-7 (default: from the table cards)."),
+                     help="Train Wreck: the street under way, 3-7, or 8 after the 7th-street card (default: from "
+                          "the table and hole cards)."),
         click.option("--extra", "extra_items", multiple=True, metavar="SEAT=CARDS",
                      help="Train Wreck: a seat's extra cards (pairs of 2s); repeatable."),
         click.option("--stolen", "stolen_items", multiple=True, metavar="SEAT=CARDS",
@@ -302,6 +305,14 @@ def _query_options(command):
                      help="Train Wreck: the chips a seat has paid in fees this deal; repeatable."),
         click.option("--acted", "acted_items", multiple=True, metavar="SEAT=RANKS",
                      help="Train Wreck: ranks whose pair has acted for a seat and was broken since; repeatable."),
+        click.option("--to-act", "to_act_items", multiple=True, metavar="SEAT=RANKS",
+                     help="Train Wreck: ranks whose pair is still to act for a seat this street (the first in "
+                          "dealing order acts now); repeatable."),
+        click.option("--hole-taken", "hole_taken_items", multiple=True, metavar="SEAT=CARDS",
+                     help="Train Wreck (targets=any): a seat's hole cards taken blind by a discard or steal; "
+                          "repeatable."),
+        click.option("--community", default="", metavar="CARD",
+                     help="Train Wreck: the 7th-street community card (turned when the stock is short)."),
         click.option("--phase", default=None, metavar="STAGE",
                      help="Anaconda: 'pass N' (before the N-th pass), 'keep', 'stacked' or 'roll' (default: inferred)."),
         click.option("--passed", "passed_items", multiple=True, metavar="CARDS",
@@ -349,7 +360,7 @@ def _query_options(command):
 def _table(variant, state_file, players, dealer, me, hole_items, up_items, gone, offer, offer_to, refusals, pool,
            declined, history, street, extra_items, stolen_items, discarded, fee_items, acted_items, phase,
            passed_items, received_items, declared_items, round_=None, draw=None, score_items=(), discards="",
-           stock=None, target_items=(), **game_settings):
+           stock=None, target_items=(), to_act_items=(), hole_taken_items=(), community="", **game_settings):
     """The table the flags describe; with ``--state``, the file's table with the
     flags given on top (a seat's cards given by flag replace the file's).
     ``game_settings``: Selection's --board and --deck."""
@@ -364,7 +375,8 @@ def _table(variant, state_file, players, dealer, me, hole_items, up_items, gone,
                              stolen=stolen_items, discarded=discarded, fees=fee_items, acted=acted_items, phase=phase,
                              passed=passed_items, received=received_items, declared=declared_items, round=round_,
                              draw=draw, scores=score_items, discards=discards, stock=stock, targets=target_items,
-                             board=settings.get("board"), deck=settings.get("deck"))
+                             board=settings.get("board"), deck=settings.get("deck"), to_act=to_act_items,
+                             hole_taken=hole_taken_items, community=community)
     if state_file is None:
         return flags
     table = load_table(state_file, variant)

@@ -346,7 +346,7 @@ def test_fields_of_another_game_are_refused():
     with pytest.raises(WantitError, match="a selection_rejection table has no fees"):
         equity(Table("sr", players=3, fees={0: 4}))
     with pytest.raises(WantitError, match="history: reading the choices seen is built for selection_rejection, "
-                                          "do_ya so far, not anaconda"):
+                                          "do_ya, train_wreck so far, not anaconda"):
         equity(Table("anaconda", players=3, history="0 refuses As"))
 
 

@@ -30,9 +30,10 @@ way, each seat's board, my discards, the stock's size, the declared targets and
 the board and deck (``SE_FIELDS``; ``hole`` holds the hands, ``to`` the seat to
 act).
 Train Wreck (``train_wreck``) adds the street, extra and stolen cards, the
-cards discarded by special pairs, the fees each seat has paid and the special pairs
-that have acted (``TW_FIELDS``); ``up`` holds a seat's table cards, ``gone`` the
-buried ones.
+cards discarded by special pairs, the fees each seat has paid, the special pairs
+that have acted and those still to act, and the hole cards taken blind
+(``TW_FIELDS``); ``up`` holds a seat's table cards, ``gone`` the buried ones; its
+``history`` is the offers and special actions seen.
 """
 
 import json
@@ -50,15 +51,15 @@ from .do_ya import _do_ya_state, dy_condition_rows
 from .parse import _given
 from .selection import _selection_state
 from .selection_rejection import _sr_state, sr_condition_rows
-from .train_wreck import _train_wreck_state
+from .train_wreck import _train_wreck_state, tw_condition_rows
 
-TW_FIELDS = ("street", "extra", "stolen", "discarded", "fees", "acted")
+TW_FIELDS = ("street", "extra", "stolen", "discarded", "fees", "acted", "to_act", "hole_taken", "community")
 AN_FIELDS = ("phase", "passed", "received")
 SE_FIELDS = ("round", "draw", "scores", "discards", "stock", "targets", "board", "deck")
 FIELDS = ("variant", "players", "dealer", "me", "hole", "up", "gone", "offer", "to", "refusals", "history",
           "pool", "declined") + TW_FIELDS + AN_FIELDS + SE_FIELDS + ("declared",)
 # The fields only some games have: field -> the game, or a tuple of the games.
-OWN_FIELDS = {"history": ("selection_rejection", "do_ya"), "pool": "do_ya", "declined": "do_ya",
+OWN_FIELDS = {"history": ("selection_rejection", "do_ya", "train_wreck"), "pool": "do_ya", "declined": "do_ya",
               **{f: "train_wreck" for f in TW_FIELDS}, **{f: "anaconda" for f in AN_FIELDS},
               **{f: "selection" for f in SE_FIELDS},
               "declared": ("selection_rejection", "do_ya", "anaconda", "train_wreck")}
@@ -86,6 +87,9 @@ class Table:
     # refuses CARD" from the first offer of the deal (a list, or one text with ';'
     # between entries; Do Ya also "SEAT takes pool CARD", "SEAT declines pool").
     # Checked against the cards; used by equity's --condition.
+    # Train Wreck: "SEAT takes CARD", "SEAT pays CARD [for CARD]", "SEAT gets CARD",
+    # "SEAT discards|steals CARD [from SEAT] [blind]", "SEAT declines" from 4th street's
+    # first offer; it fills in the fields it implies.
     history: object = ()
     pool: object = ""  # Do Ya: the rejects lying face up on the table this round, in the order refused
     declined: bool = False  # Do Ya: the seat to act passed over the pool; its fresh card is still to be turned up
@@ -96,6 +100,10 @@ class Table:
     discarded: object = ""  # table cards discarded by pairs of 3s and 4s (the dead pile)
     fees: dict = field(default_factory=dict)  # seat -> chips paid this deal to refuse offered cards
     acted: dict = field(default_factory=dict)  # seat -> ranks whose pair acted and is since broken
+    to_act: dict = field(default_factory=dict)  # seat -> ranks whose pair is still to act this street (the first
+    #                                             in dealing order, then rank order, acts now)
+    hole_taken: dict = field(default_factory=dict)  # seat -> its hole cards a discard or steal took blind
+    community: object = ""  # the 7th-street community card (TW-A9 c: the stock too short for every seat's)
     # Anaconda (``_anaconda_state``): where the deal is, "pass N" (before the N-th
     # pass, or my packet for it chosen), "keep" (the passes done), "stacked" (my
     # stack made) or "roll" (the stacks made; None: inferred), and the packets I
@@ -124,9 +132,10 @@ class Table:
 def table_from_flags(variant, players=None, dealer=None, me=0, hole=(), up=(), gone="", offer=None, to=None,
                      refusals=0, history=(), pool="", declined=False, street=None, extra=(), stolen=(), discarded="",
                      fees=(), acted=(), phase=None, passed=(), received=(), declared=(), round=None, draw=None,
-                     scores=(), discards="", stock=None, targets=(), board=None, deck=None) -> Table:
+                     scores=(), discards="", stock=None, targets=(), board=None, deck=None, to_act=(), hole_taken=(),
+                     community="") -> Table:
     """A ``Table`` from the command line's repeatable ``SEAT=CARDS`` items (``fees``:
-    ``SEAT=CHIPS``, ``acted``: ``SEAT=RANKS``, ``declared``: ``SEAT=high|low|both``,
+    ``SEAT=CHIPS``, ``acted`` and ``to_act``: ``SEAT=RANKS``, ``declared``: ``SEAT=high|low|both``,
     ``scores``: ``SEAT=SLOT:POINTS,...``, ``targets``: ``SEAT=SLOT``)."""
     def pairs(items, flag, shape="SEAT=CARDS, e.g. 0='As Kd'"):
         out = {}
@@ -140,12 +149,15 @@ def table_from_flags(variant, players=None, dealer=None, me=0, hole=(), up=(), g
         return out
 
     return Table(variant, players, dealer, me, pairs(hole, "--hole"), pairs(up, "--up"), gone, offer, to, refusals,
-                 history or (), pool, declined, street, pairs(extra, "--extra"), pairs(stolen, "--stolen"), discarded,
-                 pairs(fees, "--fee"), pairs(acted, "--acted"), phase=phase, passed=list(passed) or (),
+                 history or (), pool, declined, street, pairs(extra, "--extra"), pairs(stolen, "--stolen"),
+                 discarded, pairs(fees, "--fee", "SEAT=CHIPS, e.g. 2=1"),
+                 pairs(acted, "--acted", "SEAT=RANKS, e.g. 0=5"), phase=phase, passed=list(passed) or (),
                  received=list(received) or (),
                  declared=pairs(declared, "--declared", "SEAT=high|low|both, e.g. 2=low"), round=round, draw=draw,
                  scores=pairs(scores, "--scores", "SEAT=SLOT:POINTS,..., e.g. 0=low:60"), discards=discards,
-                 stock=stock, targets=pairs(targets, "--target", "SEAT=SLOT, e.g. 1=low"), board=board, deck=deck)
+                 stock=stock, targets=pairs(targets, "--target", "SEAT=SLOT, e.g. 1=low"), board=board, deck=deck,
+                 to_act=pairs(to_act, "--to-act", "SEAT=RANKS, e.g. 0=5"), hole_taken=pairs(hole_taken, "--hole-taken"),
+                 community=community)
 
 
 def load_table(path, variant=None) -> Table:
@@ -223,4 +235,5 @@ def condition_data(inp, table: Table) -> np.ndarray:
 BUILDERS = {"selection_rejection": _sr_state, "do_ya": _do_ya_state, "anaconda": _anaconda_state,
             "train_wreck": _train_wreck_state, "selection": _selection_state}
 # Each game's conditioning rows (``condition_data``), from its module.
-CONDITIONS = {"selection_rejection": sr_condition_rows, "do_ya": dy_condition_rows, "anaconda": an_condition_rows}
+CONDITIONS = {"selection_rejection": sr_condition_rows, "do_ya": dy_condition_rows, "anaconda": an_condition_rows,
+              "train_wreck": tw_condition_rows}

@@ -37,6 +37,11 @@ deal is ``init_state``. Decision points, in order of play:
   blind hole card), then ``DECLINE`` when actions are optional; not a decision when
   the action is mandatory and has a single target;
 * ``DK_DECLARE`` (only with a declare split; Train Wreck is high only).
+
+A described table resumes at any of the phases: a street's start, an offer, the
+special pairs still to act (``PH_RESOLVE``) or, every card dealt, the hands
+(``PH_HANDS``). With ``--condition`` (``idata`` rows, see ``history_consistent``) a
+deal whose unknown hole cards disagree with the choices seen is dropped.
 """
 
 import numpy as np
@@ -49,6 +54,7 @@ from ..ranking import CAT_SHIFT, HIGH_CARD, low_bit, popcount
 from ..rng import below
 from .common import (
     deal_unknowns,
+    reject_deal,
     ACCEPT,
     DECLINE,
     DK_DECLARE,
@@ -192,6 +198,7 @@ PH_PAY = 3  # the seat ``turn`` accepts the offered card or pays to refuse it
 PH_RESOLVE = 4  # the resolver's next pending special pair, or the next resolver
 PH_ACT = 5  # the resolver carries out its pair of ``act_rank``
 PH_SEVENTH = 6  # 7th street, then the showdown
+PH_HANDS = 7  # every card dealt (a described table after 7th street): the hands, then the showdown
 
 # Scratch (per-thread work space, never state): the seats' face-up masks and the
 # candidate targets.
@@ -664,6 +671,15 @@ def _seventh(t, rules, st, stream, trace):
     st[S.community] = np.int64(community)
     if community:
         _or(st, P.seen, community)
+    _hands(t, rules, st)
+
+
+@njit(cache=True)
+def _hands(t, rules, st):
+    """4.3.6 Every seat's best five of all the cards it holds (the community card,
+    if one was turned, counts for everyone); the showdown begins."""
+    n = st[B.players]
+    community = mask_at(st, S.community)
     for s in range(n):
         shown = _visible(st, s) | community
         natural = mask_at(st, S.hole_mask + s) | shown
@@ -678,15 +694,83 @@ def _seventh(t, rules, st, stream, trace):
     begin_showdown(rules, st)
 
 
+# A described table's observed free choices (``idata``, for ``--condition``): rows of
+# varying length, each ``[kind, length, seat, choice, held, visible, seen, ...]``:
+# ``held`` the seat's hole cards then that are known now (taken blind since), its
+# face-up cards then, every card seen face up then; after them
+#   HK_PAY     offered card, fee, the next seat's face-up cards, 1 if the seat acted
+#              last; choice 1 paid, 0 accepted;
+#   HK_EXTRA   (optional actions) choice 1 took the extra card, 0 declined;
+#   HK_TARGET  1 steal / 0 discard, 1 optional, the number of candidates, every seat's
+#              face-up cards (SEATS), the candidates' seats, their cards (NO_CARD: a
+#              hole card blind); choice the index of the candidate taken, -1 declined.
+# Only decisions the seat was free to make, of seats whose hole cards are unknown.
+HK_PAY = 0
+HK_EXTRA = 1
+HK_TARGET = 2
+HISTORY_HEAD = 7
+PAY_ROW = HISTORY_HEAD + 4
+EXTRA_ROW = HISTORY_HEAD
+TARGET_HEAD = HISTORY_HEAD + 3 + SEATS  # then 2 * the number of candidates
+
+
+@njit(cache=True)
+def history_consistent(t, params, st, idata, scratch):
+    """Whether every seat, holding the hole cards just dealt to it (the two it held
+    on streets 4-6), would have made the choices the table saw (its policy is
+    deterministic: a likelihood of 0 or 1)."""
+    visible = scratch[SC_VISIBLE:SC_VISIBLE + SEATS].view(np.uint64)
+    cand_seat = scratch[SC_CAND_SEAT:SC_CAND_SEAT + MAX_CANDIDATES]
+    cand_card = scratch[SC_CAND_CARD:SC_CAND_CARD + MAX_CANDIDATES]
+    r = 0
+    while r < idata.shape[0]:
+        kind = idata[r]
+        size = idata[r + 1]
+        s = idata[r + 2]
+        choice = idata[r + 3]
+        mine = np.uint64(idata[r + 4]) | np.uint64(idata[r + 5])
+        for k in range(2):
+            c = st[S.hole + HOLE * s + k]
+            if c != NO_CARD:
+                mine |= card_bit(c)
+        seen = np.uint64(idata[r + 6])
+        unseen = FULL_DECK & ~(seen | mine)
+        if kind == HK_PAY:
+            pays = tw_pays(t, params[s], mine, idata[r + 7], np.float64(idata[r + 8]), np.uint64(idata[r + 9]),
+                           idata[r + 10] != 0, seen)
+            if pays != (choice == 1):
+                return False
+        elif kind == HK_EXTRA:
+            if tw_takes_extra(t, params[s], mine, unseen) != (choice == 1):
+                return False
+        else:
+            n_cand = idata[r + 9]
+            for o in range(SEATS):
+                visible[o] = np.uint64(idata[r + HISTORY_HEAD + 3 + o])
+            for k in range(n_cand):
+                cand_seat[k] = idata[r + TARGET_HEAD + k]
+                cand_card[k] = idata[r + TARGET_HEAD + n_cand + k]
+            k = tw_target(t, params[s], idata[r + 7] != 0, idata[r + 8] != 0, mine, visible, cand_seat, cand_card,
+                          n_cand, unseen)
+            if k != choice:
+                return False
+        r += size
+    return True
+
+
 @njit(cache=True)
 def play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, forced):
     """Advance the deal in ``st`` to its end, writing the result row ``out``; or
     stop before the decision that would make ``stop`` decisions (``stop`` -1: never).
     ``forced`` >= 0 is taken as the action of the next decision instead of the
     policy's. Cards are drawn from the state's stock on ``stream``."""
-    if st[P.n_unknown] > 0 and not deal_unknowns(st, stream):
-        void_deal(st, trace, -1, out)
-        return
+    if st[P.n_unknown] > 0:
+        if not deal_unknowns(st, stream):
+            void_deal(st, trace, -1, out)
+            return
+        if idata.shape[0] > 0 and not history_consistent(t, params, st, idata, scratch):
+            reject_deal(st, out)
+            return
     while True:
         ph = st[B.phase]
         if ph == PH_DONE:
@@ -718,6 +802,8 @@ def play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, 
                 return
         elif ph == PH_SEVENTH:
             _seventh(t, rules, st, stream, trace)
+        elif ph == PH_HANDS:
+            _hands(t, rules, st)
         else:
             stopped, forced = showdown_step(rules, params, st, trace, out, stop, forced)
             if stopped:
