@@ -96,7 +96,8 @@ class DecisionResult:
         where = f", {m['where']}" if "where" in m else ""  # Selection: the round and draw
         lines = wrap_line(f"{m['variant']}, {m['players']} player{'s' if m['players'] != 1 else ''}{where}: "
                           f"seat {m['me']}'s {m['kind']} decision, "
-                          f"{len(self.actions)} actions on the same {m['deals']:,} deals; "
+                          f"{len(self.actions)} action{'' if len(self.actions) == 1 else 's'} on the same "
+                          f"{m['deals']:,} deals; "
                           f"{m.get('measured', 'nets in antes')} with 95% intervals")
         t = self.actions[["action"]].copy()
         t["ev"] = [f"{e:+.4f} ({lo:+.4f}..{hi:+.4f})" for e, lo, hi in
@@ -112,6 +113,21 @@ class DecisionResult:
         if m.get("interrupted"):
             lines.append("interrupted: partial")
         return "\n".join(lines)
+
+
+def _standing(total, cross, deals):
+    """``(mean, se, best, runner-up, edge, edge se)`` of the actions from the sums of
+    their values and of their products over ``deals`` deals: the edge's error is
+    paired (common random numbers), from the covariance of the two actions."""
+    mean = total / deals
+    cov = cross / deals - np.outer(mean, mean)
+    order = np.argsort(-mean, kind="stable")
+    best, second = order[0], order[1] if len(mean) > 1 else order[0]
+    edge = mean[best] - mean[second]
+    var = max(cov[best, best] + cov[second, second] - 2 * cov[best, second], 0.0)
+    scale = deals / max(deals - 1, 1)
+    return mean, np.sqrt(np.maximum(np.diag(cov), 0.0) * scale / deals), best, second, edge, \
+        math.sqrt(var * scale / deals)
 
 
 def _the_decision(inp, st, seed, me, game_data=False):
@@ -178,17 +194,6 @@ def decide(table: Table, policies=None, rules=None, precision=None, max_deals=20
     chunk = FIRST_CHUNK
     res = v.result
 
-    def standing():
-        mean = total / deals
-        cov = cross / deals - np.outer(mean, mean)
-        order = np.argsort(-mean, kind="stable")
-        best, second = order[0], order[1] if k > 1 else order[0]
-        edge = mean[best] - mean[second]
-        var = max(cov[best, best] + cov[second, second] - 2 * cov[best, second], 0.0)
-        scale = deals / max(deals - 1, 1)
-        return mean, np.sqrt(np.maximum(np.diag(cov), 0.0) * scale / deals), best, second, edge, \
-            math.sqrt(var * scale / deals)
-
     with numba_threads(threads):
         try:
             while played < max_deals:
@@ -211,7 +216,7 @@ def decide(table: Table, policies=None, rules=None, precision=None, max_deals=20
                     progress(played, max_deals)
                 if k == 1:
                     break
-                _, _, _, _, edge, edge_se = standing()
+                _, _, _, _, edge, edge_se = _standing(total, cross, deals)
                 if deals >= MIN_DEALS and (Z95 * edge_se < precision or edge - 2 * Z95 * edge_se > 0):
                     break
                 chunk = int(min(max(chunk * 2, 2_000), 200_000))
@@ -219,7 +224,7 @@ def decide(table: Table, policies=None, rules=None, precision=None, max_deals=20
             interrupted = True
             if deals < 2:
                 raise
-    mean, se, best, second, edge, edge_se = standing()
+    mean, se, best, second, edge, edge_se = _standing(total, cross, deals)
     names = [action_text(kind, a, inp) for a in actions]
     frame = pd.DataFrame({"action": names, "code": actions, "ev": mean, "ev_se": se,
                           "ev_lo": mean - Z95 * se, "ev_hi": mean + Z95 * se})
@@ -302,17 +307,6 @@ def selection_decide(table: Table, policies=None, rules=None, precision=None, ma
     chunk = FIRST_CHUNK
     column = 0 if measure == "share" else 1
 
-    def standing():
-        mean = total / deals
-        cov = cross / deals - np.outer(mean, mean)
-        order = np.argsort(-mean, kind="stable")
-        best, second = order[0], order[1] if k > 1 else order[0]
-        edge = mean[best] - mean[second]
-        var = max(cov[best, best] + cov[second, second] - 2 * cov[best, second], 0.0)
-        scale = deals / max(deals - 1, 1)
-        return mean, np.sqrt(np.maximum(np.diag(cov), 0.0) * scale / deals), best, second, edge, \
-            math.sqrt(var * scale / deals)
-
     with numba_threads(threads):
         try:
             while deals < max_deals:
@@ -330,7 +324,7 @@ def selection_decide(table: Table, policies=None, rules=None, precision=None, ma
                     break
                 if deals < 2:
                     continue
-                _, _, _, _, edge, edge_se = standing()
+                _, _, _, _, edge, edge_se = _standing(total, cross, deals)
                 if deals >= MIN_DEALS and (Z95 * edge_se < precision or edge - 2 * Z95 * edge_se > 0):
                     break
                 chunk = int(min(max(chunk * 2, 2_000), 200_000))
@@ -338,7 +332,7 @@ def selection_decide(table: Table, policies=None, rules=None, precision=None, ma
             interrupted = True
             if deals < 2:
                 raise
-    mean, se, best, second, edge, edge_se = standing()
+    mean, se, best, second, edge, edge_se = _standing(total, cross, deals)
     hand = G.STATE.view(q.state, "hands")[me].tolist()
     names = [selection_action_text(kind, a, hand, q.setup.deck, q.setup.board, q.inputs.rules[G.R_ACE_ONE] > 0)
              for a in actions]
