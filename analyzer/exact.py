@@ -9,7 +9,10 @@ are made (``HANDS``):
 
 * Selection/Rejection from 7th street on (every up card taken): seven cards a seat;
 * Do Ya once every up card is dealt: the four up cards and the hole card, wild
-  (``wild_mode`` hole_card_only), or every card of its rank (``rank``).
+  (``wild_mode`` hole_card_only), or every card of its rank (``rank``);
+* Train Wreck after the 7th-street card (only the showdown left): the best five of
+  every card a seat holds (hole, table, extra and stolen cards, and a community
+  card), however many the special pairs left it.
 
 Up to ``MAX_COMPLETIONS`` completions are enumerated; more than that, or any other
 state, is left to the Monte Carlo (``exact_equity`` returns None).
@@ -20,9 +23,11 @@ from math import comb
 import numpy as np
 
 from kernels import showdown as S
+from kernels.cards import NO_CARD, card_bit
 from kernels.games import common as C
 from kernels.games import do_ya as DY
 from kernels.games import selection_rejection as SR
+from kernels.games import train_wreck as TW
 
 from .evaluate import evaluate_high, evaluate_low
 
@@ -117,8 +122,33 @@ def _dy_hands(inp, st):
     return known, DY.HOLE + DY.UP, strengths
 
 
-# Each game's hands at a state with no choice left (None: not there yet).
-HANDS = {"selection_rejection": _sr_hands, "do_ya": _dy_hands}
+def _tw_hands(inp, st):
+    """Train Wreck after the 7th-street card (as ``_sr_hands``, but a seat holds as
+    many cards as the special pairs left it: one hand size a seat)."""
+    if st[C.B.phase] != TW.PH_HANDS:
+        return None
+    at = TW.S
+    n = int(st[C.B.players])
+    unknown_into = [int(st[C.P.unknown_mask + k]) for k in range(int(st[C.P.n_unknown]))]
+    community = int(st[at.community])
+    known, sizes = [], []
+    for s in range(n):
+        held = int(st[at.hole_mask + s]) | int(st[at.table + s]) | int(st[at.extra + s]) | int(st[at.stolen + s])
+        cards = [c for c in range(52) if int(card_bit(c)) & (held | community)]
+        known.append(cards)
+        sizes.append(len(cards) + unknown_into.count(at.hole_mask + s))
+    if sum(sizes) - sum(map(len, known)) != len(unknown_into) or min(sizes) < 1:
+        return None  # an unknown card not a hole card, or a seat with no card at all: left to the Monte Carlo
+
+    def strengths(flat, with_low):
+        return evaluate_high(flat), None
+
+    return known, sizes, strengths
+
+
+# Each game's hands at a state with no choice left (None: not there yet): ``(known
+# cards a seat, cards a hand (one size, or one a seat), strengths)``.
+HANDS = {"selection_rejection": _sr_hands, "do_ya": _dy_hands, "train_wreck": _tw_hands}
 
 
 def exact_equity(inp, st):
@@ -138,7 +168,8 @@ def exact_equity(inp, st):
     if made is None:
         return None
     known, size, strengths = made
-    needs = [size - len(k) for k in known]
+    sizes = [size] * n if isinstance(size, int) else list(size)
+    needs = [z - len(k) for z, k in zip(sizes, known)]
     top, stock_end = int(st[C.P.deck]), int(st[C.P.deck + 1])
     pool = sorted(int(c) for c in st[C.P.stock + top:C.P.stock + stock_end])
     count, left = 1, len(pool)
@@ -148,13 +179,14 @@ def exact_equity(inp, st):
     if count > MAX_COMPLETIONS or left < 0:
         return None
     ways = _completions(pool, needs)
-    hands = np.empty((len(ways), n, size), np.uint8)
+    width = max(sizes)
+    hands = np.full((len(ways), n, width), NO_CARD, np.uint8)  # a shorter hand is padded
     at = 0
     for s in range(n):
         hands[:, s, :len(known[s])] = known[s]
-        hands[:, s, len(known[s]):] = ways[:, at:at + needs[s]]
+        hands[:, s, len(known[s]):sizes[s]] = ways[:, at:at + needs[s]]
         at += needs[s]
-    flat = hands.reshape(-1, size)
+    flat = hands.reshape(-1, width)
     high, low = strengths(flat, split == S.SPLIT_CARDS_SPEAK)
     high = high.reshape(len(ways), n)
     best_high = high == high.max(axis=1, keepdims=True)

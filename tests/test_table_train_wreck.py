@@ -358,6 +358,7 @@ def test_after_the_7th_street_card_only_the_showdown_is_left_exactly_by_eval7():
     exact = sum(wins) / len(wins)
     r = equity(tw(2, hole=hole, up=up), precision=0.003, seed=2)
     assert abs(r.seats.share[0] - exact) < 4.5 * r.seats.share_se[0] + 1e-12, (r.seats.share[0], exact)
+    assert r.meta["exact"] and r.meta["completions"] == 39  # enumerated, not sampled
     # Every card known: nothing is left to chance (a pair of 2s against two pair, 8s and 7s, and a 9).
     known = equity(tw(2, hole={0: "Ah Kd 2c", 1: "7s 7c 9d"}, up=up, street=8))
     assert known.seats.share.tolist() == [0.0, 1.0] and known.seats.share_se.tolist() == [0.0, 0.0]
@@ -907,3 +908,36 @@ def test_after_a_7th_street_community_card_the_table_plays_the_deals_showdown():
     with pytest.raises(WantitError, match=re.escape("community: the community card is turned on 7th street; 5th "
                                                     "street is before it")):
         state(replace(two, street=5, up={0: "Qh Jh", 1: "8d 8h"}))
+
+
+def test_after_the_7th_street_card_equity_enumerates_every_hidden_hand_as_eval7_does():
+    # Three players after the 7th-street card; seat 1's three hole cards and seat 2's 7th-street card are
+    # unknown: of the 35 unseen cards, C(35,3) * 32 = 209,440 ways, each judged by eval7 here, against the
+    # enumeration and a sample.
+    import eval7
+
+    hole, up = {0: "Ah Kd Qc", 2: "5s 5c ??"}, {0: "Qh Jh 9c 2s", 1: "8d 8h Tc 3d", 2: "Ac 6d 7h 4s"}
+    names = "23456789TJQKA"
+    deck = [eval7.Card(names[c >> 2] + "cdhs"[c & 3]) for c in range(52)]
+    mine, seat1, seat2 = codes(hole[0] + " " + up[0]), codes(up[1]), codes("5s 5c " + up[2])
+    unseen = [c for c in range(52) if c not in mine + seat1 + seat2]
+    assert len(unseen) == 35
+    mine_value = eval7.evaluate([deck[c] for c in mine])
+    best2 = {x: eval7.evaluate([deck[c] for c in seat2 + [x]]) for x in unseen}
+    total = ways = 0
+    for three in itertools.combinations(unseen, 3):
+        v1 = eval7.evaluate([deck[c] for c in seat1 + list(three)])
+        for x in unseen:
+            if x in three:
+                continue
+            top = max(mine_value, v1, best2[x])
+            if mine_value == top:
+                total += 1.0 / ((v1 == top) + (best2[x] == top) + 1)
+            ways += 1
+    assert ways == 209_440 and 0.1 < total / ways < 0.9  # queens, against 8s and 5s with straight draws
+    r = equity(tw(3, hole=hole, up=up))
+    assert r.meta["exact"] and r.meta["completions"] == ways
+    assert abs(r.seats.share[0] - total / ways) < 1e-12
+    sampled = equity(tw(3, hole=hole, up=up), exact=False, precision=0.004, seed=5)
+    assert not sampled.meta["exact"]
+    assert abs(sampled.seats.share[0] - total / ways) < 4.5 * sampled.seats.share_se[0]
