@@ -8,7 +8,7 @@ from ..cards import NO_CARD, card_bit
 from ..layout import Layout
 from ..policies import DECLARE_BOTH, DECLARE_HIGH, DECLARE_LOW, declare
 from ..rng import DECK_SIZE, DECK_TOP, below, draw, fill_deck, restock, stack_deck
-from ..showdown import SPLIT_DECLARE, settle
+from ..showdown import ODD_CHIP_SUIT, SPLIT_DECLARE, settle
 
 # Rules vector (float64): the showdown options open every pot game's rules layout,
 # so they sit at the same indices in every game (``SHOWDOWN_RULES.extend``).
@@ -558,9 +558,11 @@ def settle_deal(rules, st, trace, out):
             if st[P.active + s]:
                 note(trace, st, EV_DECLARE, s, -1, st[P.declared + s], 0)
     pot = st[P.carried_in] / UNITS
+    by_suit = int(rules[R_ODD_CHIP]) == ODD_CHIP_SUIT  # settle reads the odd-chip cards only then
     for s in range(n):
-        st[P.odd_high + s] = high_odd_card(mask_at(st, P.natural + s), st[P.high + s])
-        st[P.odd_low + s] = low_odd_card(mask_at(st, P.natural + s), st[P.low + s])
+        if by_suit:
+            st[P.odd_high + s] = high_odd_card(mask_at(st, P.natural + s), st[P.high + s])
+            st[P.odd_low + s] = low_odd_card(mask_at(st, P.natural + s), st[P.low + s])
         if st[P.active + s]:
             note(trace, st, EV_HAND, s, -1, st[P.high + s], st[P.low + s])
         pot += st[P.paid + s]
