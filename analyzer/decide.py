@@ -34,7 +34,7 @@ from .equity import (
     setup,
 )
 from .errors import WantitError
-from .runs import numba_threads, whole
+from .runs import numba_threads
 from .table import Table
 from .text import fit_frame, wrap_line
 
@@ -175,15 +175,7 @@ def decide(table: Table, policies=None, rules=None, precision=None, max_deals=20
     if precision is None:
         precision = 0.01
     v, n, inp, st, ante, me, _ = setup(table, policies, rules, condition)
-    try:
-        precision = float(precision)
-    except (TypeError, ValueError):
-        raise WantitError(f"precision {precision!r} must be a number") from None
-    if not (0 < precision and math.isfinite(precision)):
-        raise WantitError(f"precision {precision:g} must be a positive number of antes")
-    max_deals = whole(max_deals, "max_deals")
-    if not 1 <= max_deals <= 10**8:
-        raise WantitError(f"max_deals {max_deals} must be 1..100,000,000")
+    precision, max_deals = check_query_numbers(precision, max_deals, 10**8, "antes")
     kind, actions = _the_decision(inp, st, seed, me)
     k = len(actions)
     total = np.zeros(k)
