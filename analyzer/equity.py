@@ -91,19 +91,37 @@ class _Sums:
         return mean, np.sqrt(var / d)
 
 
-@dataclass
-class EquityResult:
+class _SeatsResult:
+    """``meta`` and ``seats``, a DataFrame made from the columns it was given when
+    first read: the JSON output needs no pandas, whose import was a third of a
+    query's start-up from the shell."""
+
+    json_columns = ()
+
+    def __init__(self, meta, seats):
+        self.meta = meta
+        self._seats = seats  # a dict of columns, or a DataFrame
+
+    @property
+    def seats(self):
+        if isinstance(self._seats, dict):
+            import pandas as pd
+
+            self._seats = pd.DataFrame(self._seats)
+        return self._seats
+
+    def to_json(self):
+        s = self._seats
+        return {"meta": self.meta,
+                "seats": [{k: (int(s[k][i]) if k == "seat" else float(s[k][i])) for k in self.json_columns}
+                          for i in range(len(s["seat"]))]}
+
+
+class EquityResult(_SeatsResult):
     """``meta`` (settings, deals, precision reached), ``seats`` (a DataFrame: seat,
     share, share_se, ev, ev_se, p_high, p_low, p_scoop, 95% bounds)."""
 
-    meta: dict
-    seats: object
-
-    def to_json(self):
-        cols = ["seat", "share", "share_se", "ev", "ev_se", "p_high", "p_low", "p_scoop"]
-        return {"meta": self.meta,
-                "seats": [{k: (int(r[k]) if k == "seat" else float(r[k])) for k in cols}
-                          for _, r in self.seats.iterrows()]}
+    json_columns = ("seat", "share", "share_se", "ev", "ev_se", "p_high", "p_low", "p_scoop")
 
     def format_table(self, all_seats=False):
         m = self.meta
@@ -148,16 +166,14 @@ def _meta(v, n, st, me, unseen, values, precision, max_deals, seed, rules, **mor
 
 def _exact_result(v, n, st, ante, me, unseen, exact, values, precision, max_deals, seed, rules):
     """Every completion of the unknown cards, each equally likely: no error left."""
-    import pandas as pd
-
     ways, share, p_high, p_low, p_scoop = exact
     paid = np.array([float(st[P.paid + s]) for s in range(n)])
     ev = (share * paid.sum() - paid) / ante
     zero = np.zeros(n)
-    seats = pd.DataFrame({
+    seats = {
         "seat": np.arange(n), "policy": [val["preset"] for val in values],
         "share": share, "share_se": zero, "share_lo": share, "share_hi": share,
-        "ev": ev, "ev_se": zero, "ev_lo": ev, "ev_hi": ev, "p_high": p_high, "p_low": p_low, "p_scoop": p_scoop})
+        "ev": ev, "ev_se": zero, "ev_lo": ev, "ev_hi": ev, "p_high": p_high, "p_low": p_low, "p_scoop": p_scoop}
     meta = _meta(v, n, st, me, unseen, values, precision, max_deals, seed, rules, deals=int(ways),
                  deals_played=int(ways), conditioned=False, acceptance=1.0, effective_sample_size=int(ways),
                  exact=True, half_width=0.0, reached_precision=True, interrupted=False, seconds=0.0,
@@ -202,8 +218,6 @@ def equity(table: Table, policies=None, rules=None, precision=None, max_deals=1_
     Selection, scored on a board, is ``selection_equity`` (``measure`` is its
     choice of the share of the win or the final total; ``exact`` does not apply:
     its games are always sampled)."""
-    import pandas as pd
-
     if is_scored(table):
         return selection_equity(table, policies, rules, precision, max_deals, seed, threads, progress, condition,
                                 measure)
@@ -255,12 +269,12 @@ def equity(table: Table, policies=None, rules=None, precision=None, max_deals=1_
     seconds = time.perf_counter() - started
     share, share_se = sums.mean_se(sums.share, sums.share_sq)
     ev, ev_se = sums.mean_se(sums.net, sums.net_sq)
-    seats = pd.DataFrame({
+    seats = {
         "seat": np.arange(n), "policy": [val["preset"] for val in values],
         "share": share, "share_se": share_se, "share_lo": share - Z95 * share_se, "share_hi": share + Z95 * share_se,
         "ev": ev, "ev_se": ev_se, "ev_lo": ev - Z95 * ev_se, "ev_hi": ev + Z95 * ev_se,
         "p_high": sums.high / sums.deals, "p_low": sums.low / sums.deals, "p_scoop": sums.scoop / sums.deals,
-    })
+    }
     half = float(Z95 * share_se[me])
     meta = _meta(v, n, st, me, unseen, values, precision, max_deals, seed, rules, deals=sums.deals,
                  deals_played=sums.tried, conditioned=bool(condition), acceptance=sums.deals / sums.tried,
@@ -359,8 +373,7 @@ def where_text(w) -> str:
     return f"round {w.round}, {stage}, seat {w.to} to act"
 
 
-@dataclass
-class SelectionEquityResult:
+class SelectionEquityResult(_SeatsResult):
     """``meta`` and ``seats`` (a DataFrame: seat, policy, share, share_se, share_lo,
     share_hi, ev, ev_se, ev_lo, ev_hi, p_win, p_win_se, p_tie). ``share`` is the
     expected share of the win (ties shared: 1 in solitaire), ``ev`` the expected final
@@ -368,14 +381,7 @@ class SelectionEquityResult:
     and ``p_tie`` how often it shares it. The pot games' p_high, p_low and p_scoop mean
     nothing here and are left out."""
 
-    meta: dict
-    seats: object
-
-    def to_json(self):
-        cols = ["seat", "share", "share_se", "ev", "ev_se", "p_win", "p_win_se", "p_tie"]
-        return {"meta": self.meta,
-                "seats": [{k: (int(r[k]) if k == "seat" else float(r[k])) for k in cols}
-                          for _, r in self.seats.iterrows()]}
+    json_columns = ("seat", "share", "share_se", "ev", "ev_se", "p_win", "p_win_se", "p_tie")
 
     def format_table(self, all_seats=False):
         m = self.meta
@@ -420,8 +426,6 @@ def selection_equity(table: Table, policies=None, rules=None, precision=None, ma
     the table knows, every seat on its policy) until the 95% half-width of my
     ``measure`` is below ``precision`` (default 0.005 of the win, or 1 point of the
     final total) or ``max_deals`` games have been played."""
-    import pandas as pd
-
     q = selection_query(table, policies, rules, condition)
     n, me = q.setup.players, q.me
     measure = selection_measure(measure, n)
@@ -467,11 +471,11 @@ def selection_equity(table: Table, policies=None, rules=None, precision=None, ma
     ev, ev_se = mean_se(2)
     values = q.setup.values
     p_win = sums[4] / games
-    seats = pd.DataFrame({
+    seats = {
         "seat": np.arange(n), "policy": [val["preset"] for val in values],
         "share": share, "share_se": share_se, "share_lo": share - Z95 * share_se, "share_hi": share + Z95 * share_se,
         "ev": ev, "ev_se": ev_se, "ev_lo": ev - Z95 * ev_se, "ev_hi": ev + Z95 * ev_se,
-        "p_win": p_win, "p_win_se": np.sqrt(p_win * (1 - p_win) / max(games - 1, 1)), "p_tie": sums[5] / games})
+        "p_win": p_win, "p_win_se": np.sqrt(p_win * (1 - p_win) / max(games - 1, 1)), "p_tie": sums[5] / games}
     half = float(Z95 * (share_se if measure == "share" else ev_se)[me])
     meta = selection_meta(q, values, measure, precision, max_deals, seed, rules, deals=games, deals_played=games,
                           conditioned=False, exact=False, half_width=half, reached_precision=half < precision,

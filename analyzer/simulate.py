@@ -7,10 +7,12 @@ finished; with ``checkpoint=`` the sums are saved after every chunk and a rerun
 with the same settings resumes from them.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from kernels.games.common import R_ANTE, R_SPLIT_MODE, UNITS
 from kernels.showdown import DECLARE_BOTH, DECLARE_HIGH, DECLARE_LOW, SPLIT_CARDS_SPEAK, SPLIT_DECLARE
@@ -21,6 +23,9 @@ from .evaluate import Category, hand_category
 from .runs import check_run, check_target_se, resume, run_chunks, whole
 from .text import fit_frame, wrap_items, wrap_line
 from .variants import Variant, get_variant
+
+if TYPE_CHECKING:  # pandas is imported where a table is made, not with this module
+    import pandas as pd
 
 N_CATEGORIES = len(Category)
 LOW_TOPS = 14  # a low's top card, 1 (ace) .. 13 (king)
@@ -272,6 +277,8 @@ def ev_and_se(totals, ante=1.0):
 
 
 def _winning(totals, has_low):
+    import pandas as pd
+
     d = max(totals.deals, 1)
     rows = []
 
@@ -291,6 +298,8 @@ def _winning(totals, has_low):
 
 
 def _frames(variant, totals, policy_values, split_mode, ante=1.0):
+    import pandas as pd
+
     n = totals.players
     d = max(totals.deals, 1)
     mean, se = ev_and_se(totals, ante)
