@@ -130,6 +130,13 @@ def _standing(total, cross, deals):
         math.sqrt(var * scale / deals)
 
 
+def _settled(total, cross, deals, precision):
+    """Whether the best action is found: its edge over the runner-up known to
+    ``precision`` (95% half-width), or clearly positive, after enough deals."""
+    _, _, _, _, edge, edge_se = _standing(total, cross, deals)
+    return deals >= MIN_DEALS and (Z95 * edge_se < precision or edge - 2 * Z95 * edge_se > 0)
+
+
 def _the_decision(inp, st, seed, me, game_data=False):
     """``(kind, seat, actions)`` of the first decision from ``st``, the same on every
     probe stream (else the decision depends on cards not dealt yet). ``game_data``:
@@ -208,8 +215,7 @@ def decide(table: Table, policies=None, rules=None, precision=None, max_deals=20
                     progress(played, max_deals)
                 if k == 1:
                     break
-                _, _, _, _, edge, edge_se = _standing(total, cross, deals)
-                if deals >= MIN_DEALS and (Z95 * edge_se < precision or edge - 2 * Z95 * edge_se > 0):
+                if _settled(total, cross, deals, precision):
                     break
                 chunk = int(min(max(chunk * 2, 2_000), 200_000))
         except KeyboardInterrupt:
@@ -316,8 +322,7 @@ def selection_decide(table: Table, policies=None, rules=None, precision=None, ma
                     break
                 if deals < 2:
                     continue
-                _, _, _, _, edge, edge_se = _standing(total, cross, deals)
-                if deals >= MIN_DEALS and (Z95 * edge_se < precision or edge - 2 * Z95 * edge_se > 0):
+                if _settled(total, cross, deals, precision):
                     break
                 chunk = int(min(max(chunk * 2, 2_000), 200_000))
         except KeyboardInterrupt:

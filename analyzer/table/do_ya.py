@@ -42,6 +42,7 @@ from .parse import (
     _cards,
     _common,
     _given,
+    _history_items,
     _mask,
     _offer_game_cards,
     _seat,
@@ -59,14 +60,8 @@ ENTRY_FORMS = "'SEAT takes CARD', 'SEAT takes pool CARD', 'SEAT declines pool' o
 def _history_entries(history, n):
     """``[(seat, verb, card, text), ...]`` (verb "take", "take_pool", "decline" or
     "refuse"; card None for "decline") from the history's entries."""
-    if isinstance(history, str):
-        items = [x.strip() for x in history.split(";")]
-    elif isinstance(history, (list, tuple)):
-        items = [str(x).strip() for x in history]
-    else:
-        raise WantitError(f"history: {history!r} should be a list of entries such as {ENTRY_FORMS}")
     out = []
-    for item in filter(None, items):
+    for item in _history_items(history, f"entries such as {ENTRY_FORMS}"):
         words = item.split()
         verb = words[1].lower() if len(words) > 1 else ""
         rest = [w.lower() for w in words[2:]]

@@ -228,3 +228,15 @@ def _set_declarations(inp, table, st, n, dealer, at_declaration, unknown_seats):
         st[C.P.declare_order + k] = given[s]
     st[C.P.preset_declared] = len(given)
     st[C.P.check_declared] = sum(1 << s for s in given if s in unknown_seats)
+
+
+def _history_items(history, example):
+    """The entries of a history (a list, or one text with ';' between entries),
+    stripped, empty ones dropped; ``example`` names what a list should hold."""
+    if isinstance(history, str):
+        items = history.split(";")
+    elif isinstance(history, (list, tuple)):
+        items = [str(x) for x in history]
+    else:
+        raise WantitError(f"history: {history!r} should be a list of {example}")
+    return [x.strip() for x in items if x.strip()]

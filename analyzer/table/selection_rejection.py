@@ -14,6 +14,7 @@ from ..runs import whole
 from .parse import (
     _cards,
     _common,
+    _history_items,
     _mask,
     _next_in,
     _offer_game_cards,
@@ -26,14 +27,8 @@ from .parse import (
 
 def _history_entries(history, n):
     """``[(seat, took, card), ...]`` from "SEAT takes CARD" / "SEAT refuses CARD" entries."""
-    if isinstance(history, str):
-        items = [x.strip() for x in history.split(";")]
-    elif isinstance(history, (list, tuple)):
-        items = [str(x).strip() for x in history]
-    else:
-        raise WantitError(f"history: {history!r} should be a list of 'SEAT takes CARD' entries")
     out = []
-    for item in filter(None, items):
+    for item in _history_items(history, "'SEAT takes CARD' entries"):
         words = item.split()
         if len(words) != 3 or words[1].lower() not in ("takes", "take", "took", "refuses", "refuse", "refused",
                                                        "rejects", "reject", "rejected"):

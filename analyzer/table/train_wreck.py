@@ -18,6 +18,7 @@ from .parse import (
     _common,
     _count,
     _given,
+    _history_items,
     _mask,
     _per_seat,
     _seat,
@@ -520,14 +521,8 @@ class _Entry:
 def _history_entries(history, n):
     """The ``_Entry`` list of a Train Wreck history (a list, or one text with ';'
     between entries)."""
-    if isinstance(history, str):
-        items = [x.strip() for x in history.split(";")]
-    elif isinstance(history, (list, tuple)):
-        items = [str(x).strip() for x in history]
-    else:
-        raise WantitError(f"history: {history!r} should be a list of entries such as 'SEAT takes CARD'")
     out = []
-    for item in filter(None, items):
+    for item in _history_items(history, "entries such as 'SEAT takes CARD'"):
         words = item.replace(",", " ").split()
         verb = _VERBS.get(words[1].lower()) if len(words) >= 2 else None
         if verb is None:
