@@ -497,8 +497,43 @@ def warmup():
 
 
 def main(argv=None):
-    """Console entry point: bad input ends with one clear line, never a traceback."""
-    args = sys.argv[1:] if argv is None else list(argv)
+    """Console entry point: bad input ends with one clear line, never a traceback.
+    Run as the process's command line (``argv`` None), it ends the process itself
+    once the command is done (``_leave``)."""
+    if argv is not None:
+        return _main(list(argv))
+    try:
+        _main(sys.argv[1:])
+        code = 0
+    except SystemExit as e:
+        code = e.code
+    _leave(code)
+
+
+def _leave(code):
+    """End the process now, as ``sys.exit(code)`` would but without the interpreter's
+    teardown: freeing numba's compiled code and every module's objects took 0.2-0.35 s
+    of a 0.8 s query here, for nothing. Output is flushed and the exit handlers run
+    first (``atexit``: anything a library registered to close or clean up), so only
+    the freeing of memory is skipped."""
+    import atexit
+    import os
+
+    if code is None:
+        code = 0
+    elif not isinstance(code, int):  # sys.exit("message"): print it, status 1
+        sys.stderr.write(f"{code}\n")
+        code = 1
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe: nothing more can be written
+            pass
+    os._exit(code)
+
+
+def _main(args):
     if not args:  # the usage, as --help gives it, not an error
         args = ["--help"]
     try:

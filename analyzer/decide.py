@@ -11,7 +11,6 @@ paired differences (much smaller than the two errors together).
 
 import math
 import time
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -36,7 +35,7 @@ from .equity import (
 from .errors import WantitError
 from .runs import numba_threads
 from .table import Table
-from .text import fit_frame, wrap_line
+from .text import fit_columns, wrap_line
 
 FIRST_CHUNK = 2_000
 PROBES = 8  # streams tried to check that the decision does not depend on unseen cards
@@ -73,37 +72,50 @@ def action_text(kind, action, inp=None):
     return str(action)
 
 
-@dataclass
 class DecisionResult:
-    """``meta``, ``actions`` (a DataFrame: action, code, ev, ev_se, bounds), ``best``,
+    """``meta``, ``actions`` (a DataFrame: action, code, ev, ev_se, bounds, made from
+    its columns when first read: the JSON and table outputs need no pandas), ``best``,
     ``edge`` and ``edge_se`` (best minus runner-up, in antes)."""
 
-    meta: dict
-    actions: object
-    best: str
-    edge: float
-    edge_se: float
+    def __init__(self, meta, actions, best, edge, edge_se):
+        self.meta = meta
+        self._actions = actions  # a dict of columns, or a DataFrame
+        self.best, self.edge, self.edge_se = best, edge, edge_se
+
+    @property
+    def actions(self):
+        if isinstance(self._actions, dict):
+            import pandas as pd
+
+            self._actions = pd.DataFrame(self._actions)
+        return self._actions
+
+    def _columns(self):
+        a = self._actions
+        return a if isinstance(a, dict) else {c: a[c].tolist() for c in a.columns}
 
     def to_json(self):
+        a = self._columns()
         return {"meta": self.meta,
-                "actions": [{"action": r.action, "code": int(r.code), "ev": float(r.ev), "ev_se": float(r.ev_se)}
-                            for r in self.actions.itertuples()],
+                "actions": [{"action": a["action"][i], "code": int(a["code"][i]), "ev": float(a["ev"][i]),
+                             "ev_se": float(a["ev_se"][i])} for i in range(len(a["action"]))],
                 "best": self.best, "edge": self.edge, "edge_se": self.edge_se}
 
     def format_table(self):
         m = self.meta
         unit = m.get("unit", "antes")  # Selection: points or a fraction of the win
         where = f", {m['where']}" if "where" in m else ""  # Selection: the round and draw
+        a = self._columns()
+        count = len(a["action"])
         lines = wrap_line(f"{m['variant']}, {m['players']} player{'s' if m['players'] != 1 else ''}{where}: "
                           f"seat {m['me']}'s {m['kind']} decision, "
-                          f"{len(self.actions)} action{'' if len(self.actions) == 1 else 's'} on the same "
+                          f"{count} action{'' if count == 1 else 's'} on the same "
                           f"{m['deals']:,} deals; "
                           f"{m.get('measured', 'nets in antes')} with 95% intervals")
-        t = self.actions[["action"]].copy()
-        t["ev"] = [f"{e:+.4f} ({lo:+.4f}..{hi:+.4f})" for e, lo, hi in
-                   zip(self.actions.ev, self.actions.ev_lo, self.actions.ev_hi)]
-        lines.append(fit_frame(t, ["action"]))
-        if len(self.actions) > 1:
+        lines.append(fit_columns({"action": a["action"],
+                                  "ev": [f"{e:+.4f} ({lo:+.4f}..{hi:+.4f})" for e, lo, hi in
+                                         zip(a["ev"], a["ev_lo"], a["ev_hi"])]}, ["action"]))
+        if count > 1:
             lo, hi = self.edge - Z95 * self.edge_se, self.edge + Z95 * self.edge_se
             sure = "" if lo > 0 else " (not yet distinguishable from the runner-up)"
             lines += wrap_line(f"best: {self.best}, by {self.edge:+.4f} {unit} ({lo:+.4f}..{hi:+.4f}) over "
@@ -172,8 +184,6 @@ def decide(table: Table, policies=None, rules=None, precision=None, max_deals=20
     Stops when the edge of the best action is known to ``precision`` antes (95%
     half-width; default 0.01), or when it is clearly positive, or at ``max_deals``.
     Selection is ``selection_decide`` (``measure``: what its EV is)."""
-    import pandas as pd
-
     if is_scored(table):
         return selection_decide(table, policies, rules, precision, max_deals, seed, threads, progress, condition,
                                 measure)
@@ -224,8 +234,8 @@ def decide(table: Table, policies=None, rules=None, precision=None, max_deals=20
                 raise
     mean, se, best, second, edge, edge_se = _standing(total, cross, deals)
     names = [action_text(kind, a, inp) for a in actions]
-    frame = pd.DataFrame({"action": names, "code": actions, "ev": mean, "ev_se": se,
-                          "ev_lo": mean - Z95 * se, "ev_hi": mean + Z95 * se})
+    frame = {"action": names, "code": actions, "ev": mean, "ev_se": se,
+             "ev_lo": mean - Z95 * se, "ev_hi": mean + Z95 * se}
     meta = {"variant": v.name, "players": n, "me": me, "kind": kind, "deals": deals, "deals_played": played,
             "conditioned": bool(condition), "effective_sample_size": deals, "precision": precision,
             "max_deals": max_deals, "seed": int(seed), "interrupted": interrupted,
@@ -280,8 +290,6 @@ def selection_decide(table: Table, policies=None, rules=None, precision=None, ma
     shared (default with opponents). Stops when the best action's edge is known to
     ``precision`` (95% half-width; default 1 point, or 0.01 of the win), when it is
     clearly positive, or at ``max_deals`` games per action."""
-    import pandas as pd
-
     from kernels.games import selection as G
 
     q = selection_query(table, policies, rules, condition)
@@ -333,8 +341,8 @@ def selection_decide(table: Table, policies=None, rules=None, precision=None, ma
     hand = G.STATE.view(q.state, "hands")[me].tolist()
     names = [selection_action_text(kind, a, hand, q.setup.deck, q.setup.board, q.inputs.rules[G.R_ACE_ONE] > 0)
              for a in actions]
-    frame = pd.DataFrame({"action": names, "code": actions, "ev": mean, "ev_se": se,
-                          "ev_lo": mean - Z95 * se, "ev_hi": mean + Z95 * se})
+    frame = {"action": names, "code": actions, "ev": mean, "ev_se": se,
+             "ev_lo": mean - Z95 * se, "ev_hi": mean + Z95 * se}
     unit = "of the win" if measure == "share" else "points"
     meta = selection_meta(q, q.setup.values, measure, precision, max_deals, int(seed), rules, kind=kind,
                           deals=deals, deals_played=deals, conditioned=False, effective_sample_size=deals,

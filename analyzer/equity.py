@@ -23,7 +23,7 @@ from .errors import WantitError
 from .runs import check_seed, numba_threads, whole
 from .table import Table, condition_data, table_state
 from .table.parse import _given
-from .text import fit_frame, wrap_line
+from .text import fit_columns, wrap_line
 from .variants import get_variant
 
 Z95 = 1.959963984540054
@@ -110,6 +110,14 @@ class _SeatsResult:
             self._seats = pd.DataFrame(self._seats)
         return self._seats
 
+    def _rows(self, all_seats):
+        """The seats' columns as lists, every seat's or only mine."""
+        s = self._seats
+        if not isinstance(s, dict):
+            s = {c: s[c].tolist() for c in s.columns}
+        keep = [i for i, seat in enumerate(s["seat"]) if all_seats or int(seat) == self.meta["me"]]
+        return {c: [s[c][i] for i in keep] for c in s}
+
     def to_json(self):
         s = self._seats
         return {"meta": self.meta,
@@ -136,14 +144,14 @@ class EquityResult(_SeatsResult):
         if m["conditioned"]:
             head += (f"; conditioned on the choices seen: {m['deals']:,} of {m['deals_played']:,} deals agree "
                      f"(acceptance {m['acceptance']:.3f}, effective sample size {m['effective_sample_size']:,})")
-        s = self.seats
-        rows = s if all_seats else s[s.seat == m["me"]]
-        table = rows[["seat", "policy"]].copy()
-        table["share"] = [f"{a:.4f} ({lo:.4f}-{hi:.4f})" for a, lo, hi in zip(rows.share, rows.share_lo, rows.share_hi)]
-        table["ev (antes)"] = [f"{a:+.4f} ({lo:+.4f}..{hi:+.4f})" for a, lo, hi in zip(rows.ev, rows.ev_lo, rows.ev_hi)]
-        for col in ("p_high", "p_low", "p_scoop"):
-            table[col] = rows[col].map(lambda x: f"{x:.4f}")
-        lines = wrap_line(head) + [fit_frame(table, ["seat"])]
+        rows = self._rows(all_seats)
+        table = {"seat": rows["seat"], "policy": rows["policy"],
+                 "share": [f"{a:.4f} ({lo:.4f}-{hi:.4f})" for a, lo, hi in
+                           zip(rows["share"], rows["share_lo"], rows["share_hi"])],
+                 "ev (antes)": [f"{a:+.4f} ({lo:+.4f}..{hi:+.4f})" for a, lo, hi in
+                                zip(rows["ev"], rows["ev_lo"], rows["ev_hi"])],
+                 **{col: [f"{x:.4f}" for x in rows[col]] for col in ("p_high", "p_low", "p_scoop")}}
+        lines = wrap_line(head) + [fit_columns(table, ["seat"])]
         lines.append(f"(share: expected fraction of the pot; the unknown cards dealt from the "
                      f"{m['unseen']} unseen; policies: {m['field']})")
         return "\n".join(part for line in lines for part in (wrap_line(line) if "\n" not in line else [line]))
@@ -392,14 +400,14 @@ class SelectionEquityResult(_SeatsResult):
             head += f"; stopped at --max-deals {m['max_deals']:,} before reaching the precision"
         if m.get("interrupted"):
             head += "; interrupted: partial"
-        s = self.seats
-        rows = s if all_seats else s[s.seat == m["me"]]
-        table = rows[["seat", "policy"]].copy()
-        table["share"] = [f"{a:.4f} ({lo:.4f}-{hi:.4f})" for a, lo, hi in zip(rows.share, rows.share_lo, rows.share_hi)]
-        table["total (points)"] = [f"{a:.1f} ({lo:.1f}-{hi:.1f})" for a, lo, hi in zip(rows.ev, rows.ev_lo, rows.ev_hi)]
-        for col in ("p_win", "p_tie"):
-            table[col] = rows[col].map(lambda x: f"{x:.4f}")
-        lines = wrap_line(head) + [fit_frame(table, ["seat"])]
+        rows = self._rows(all_seats)
+        table = {"seat": rows["seat"], "policy": rows["policy"],
+                 "share": [f"{a:.4f} ({lo:.4f}-{hi:.4f})" for a, lo, hi in
+                           zip(rows["share"], rows["share_lo"], rows["share_hi"])],
+                 "total (points)": [f"{a:.1f} ({lo:.1f}-{hi:.1f})" for a, lo, hi in
+                                    zip(rows["ev"], rows["ev_lo"], rows["ev_hi"])],
+                 **{col: [f"{x:.4f}" for x in rows[col]] for col in ("p_win", "p_tie")}}
+        lines = wrap_line(head) + [fit_columns(table, ["seat"])]
         lines += wrap_line(f"(share: expected fraction of the win, ties shared; total: expected final total; the "
                            f"unknown cards dealt from the {m['unseen']} unseen, {m['stock']} of them in the stock; "
                            f"board: {m['board']}; policies: {m['field']})")

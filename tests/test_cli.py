@@ -247,3 +247,34 @@ def test_variants_name_lists_one_game(capsys):
     main(["variants", "tw"])
     out = capsys.readouterr().out
     assert out.startswith("train_wreck: ") and "fee_multipliers" in out and "selection_rejection" not in out
+
+
+@pytest.mark.parametrize("width", [100, 40, 12])
+def test_text_columns_lay_out_as_pandas_does(width):
+    """``fit_columns`` (the query tables, without pandas) against pandas' own
+    ``to_string`` through ``fit_frame``, on cells of every width."""
+    import pandas as pd
+
+    from analyzer.text import fit_columns, fit_frame
+
+    columns = {"seat": [0, 1, 12], "policy": ["heuristic", "always_take", "low"],
+               "share": ["0.3002 (0.2953-0.3051)", "0.1", "x"], "p": ["0.1738", "", "1"],
+               "a long header": ["-0.2434", "+1", "0"], "n": [5, 123456, 0]}
+    assert fit_columns(columns, ["seat"], width=width) == fit_frame(pd.DataFrame(columns), ["seat"], width=width)
+    text = {c: [str(x) for x in cells] for c, cells in columns.items()}  # a text first column: no leading space
+    assert fit_columns(text, ["policy"], width=width) == fit_frame(pd.DataFrame(text), ["policy"], width=width)
+
+
+def test_the_command_line_process_flushes_its_output_and_keeps_its_exit_status(tmp_path):
+    """The process ends itself without the interpreter's teardown (``cli._leave``):
+    everything printed arrives, and the exit status is the command's."""
+    code, out, err = run("hand", "As", "Ks", "--format", "json")
+    assert code == 2 and out == "" and err.startswith("wantit: error:")
+    code, out, err = run("deal", "sr", "--seed", "3", "--trace")
+    assert code == 0 and err == "" and out.endswith("\n") and len(out.splitlines()) > 20
+    script = tmp_path / "exit_handler.py"
+    script.write_text("import atexit, sys\n"
+                      "atexit.register(lambda: print('exit handler ran', file=sys.stderr))\n"
+                      "from analyzer.cli import main\nmain()\n")
+    proc = subprocess.run([sys.executable, str(script), "variants"], capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stderr == "exit handler ran\n" and "selection_rejection" in proc.stdout
