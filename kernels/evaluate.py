@@ -149,6 +149,35 @@ def high_from_key(t, key, codes, n):
     return value
 
 
+@njit(cache=True)
+def bit_to_code(b):
+    """Card code of a single suit-major mask bit."""
+    bit = low_bit(b)
+    return 4 * (bit & 15) + (bit >> 4)
+
+
+@njit(cache=True)
+def mask_key(t, cards):
+    """The full hash key (rank part and suit counters) of up to seven cards."""
+    key = INITIAL_KEY
+    m = cards
+    while m:
+        key += CARD_KEYS[bit_to_code(m & (~m + np.uint64(1)))]
+        m &= m - np.uint64(1)
+    return key
+
+
+@njit(cache=True)
+def plain_high(t, key, cards):
+    """High strength of up to seven natural cards from their key (incremental:
+    a key minus one card's key is the key of the hand without it)."""
+    value = np.int64(high_at(t, rank_slot(t, key)))
+    if key & FLUSH_CHECK:
+        suit = flush_suit(key)
+        value = np.int64(flush_at(t, (cards >> np.uint64(16 * suit)) & np.uint64(0x1FFF)))
+    return value
+
+
 @njit(cache=True, inline="always")
 def high_hashed(t, codes, n):
     """High strength of ``codes[:n]``: 5 to 7 distinct real cards, no wilds."""

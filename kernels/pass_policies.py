@@ -10,7 +10,7 @@ and received, never what it is about to receive.
 import numpy as np
 from numba import njit
 
-from .evaluate import CARD_KEYS, flush_at, flush_suit, high_at, high_mask, low_at, low_mask, rank_slot
+from .evaluate import CARD_KEYS, bit_to_code, high_mask, low_at, low_mask, mask_key, plain_high, rank_slot
 from .policies import (
     AIM,
     AIM_ADAPTIVE,
@@ -28,7 +28,6 @@ from .policies import (
 )
 from .ranking import CAT_SHIFT, LOW_NO_PAIR, low_bit
 from .rng import below
-from .tables import FLUSH_CHECK, INITIAL_KEY
 
 # Anaconda's policy vector: the offer games' parameters (those it uses keep their
 # meaning), then its own.
@@ -69,28 +68,6 @@ def split_low(cards, howdy):
     if howdy:
         return cards & ~KINGS, _count(cards & KINGS)
     return cards, 0
-
-
-@njit(cache=True)
-def mask_key(t, cards):
-    """The full hash key (rank part and suit counters) of up to seven cards."""
-    key = INITIAL_KEY
-    m = cards
-    while m:
-        key += CARD_KEYS[bit_to_code(m & (~m + np.uint64(1)))]
-        m &= m - np.uint64(1)
-    return key
-
-
-@njit(cache=True)
-def plain_high(t, key, cards):
-    """High strength of up to seven natural cards from their key (incremental:
-    a key minus one card's key is the key of the hand without it)."""
-    value = np.int64(high_at(t, rank_slot(t, key)))
-    if key & FLUSH_CHECK:
-        suit = flush_suit(key)
-        value = np.int64(flush_at(t, (cards >> np.uint64(16 * suit)) & np.uint64(0x1FFF)))
-    return value
 
 
 @njit(cache=True)
@@ -253,9 +230,3 @@ def choose_keep(t, policy, hand, hand_size, howdy, fk):
             hide = b
     return keep, hide
 
-
-@njit(cache=True)
-def bit_to_code(b):
-    """Card code of a single suit-major mask bit."""
-    bit = low_bit(b)
-    return 4 * (bit & 15) + (bit >> 4)

@@ -17,9 +17,9 @@ import numpy as np
 from numba import njit
 
 from .cards import card_bit
-from .evaluate import high_mask, rank_sets
+from .evaluate import CARD_KEYS, high_mask, mask_key, plain_high, rank_sets
 from .layout import Layout
-from .ranking import CAT_SHIFT, LOW_NO_PAIR, popcount
+from .ranking import CAT_SHIFT, LOW_NO_PAIR, low_bit, popcount
 from .showdown import DECLARE_BOTH, DECLARE_HIGH, DECLARE_LOW
 
 # The offer games' policy vector (Selection/Rejection, Do Ya; Anaconda's extends it).
@@ -68,11 +68,26 @@ def draw_bonus(natural, w):
     best_suit = 0
     for s in range(4):
         best_suit = max(best_suit, popcount((natural >> np.uint64(16 * s)) & np.uint64(0x1FFF)))
-    r1 = rank_sets(natural)[0]
-    ranks = (r1 << 1) | ((r1 >> 12) & 1)  # bit 0: the ace playing low; bits 1..13: 2..A
-    best_run = 0
-    for low in range(0, 10):
-        best_run = max(best_run, popcount((ranks >> low) & 0b11111))
+    return _draw_bonus_of(best_suit, rank_sets(natural)[0], w)
+
+
+def _longest_runs():
+    """For each 14-bit rank set (bit 0: the ace playing low; bits 1..13: 2..A), the
+    most of its ranks in any five in a row: the straight-draw count of ``draw_bonus``,
+    looked up (a numba constant) instead of counted in ten windows per call."""
+    sets = np.arange(1 << 14)
+    ones = np.array([bin(i).count("1") for i in range(32)])  # of five bits
+    windows = [ones[(sets >> low) & 0b11111] for low in range(10)]
+    return np.max(windows, axis=0).astype(np.int64)
+
+
+LONGEST_RUN = _longest_runs()
+
+
+@njit(cache=True, inline="always")
+def _draw_bonus_of(best_suit, r1, w):
+    """``draw_bonus`` from the hand's longest suit and its set of ranks held."""
+    best_run = LONGEST_RUN[(r1 << 1) | ((r1 >> 12) & 1)]
     return 0.1 * max(0, best_suit + w - 2) + 0.08 * max(0, best_run + w - 2)
 
 
@@ -229,12 +244,46 @@ TW_NOT_BEST_SHOWING = 10.0  # the hurt score's penalty for a victim other than t
 _FULL_DECK = np.uint64(0x1FFF1FFF1FFF1FFF)
 
 
+@njit(cache=True, inline="always")
+def _adding_a_card(t, natural):
+    """What ``_value_with_card`` needs of a hand of natural cards, found once for
+    every card added to it: whether the hashed path can take it with one more card
+    (at most six now), its hash key, its longest suit, its ranks held."""
+    best_suit = 0
+    for s in range(4):
+        best_suit = max(best_suit, popcount((natural >> np.uint64(16 * s)) & np.uint64(0x1FFF)))
+    hashed = popcount(natural) < 7
+    key = mask_key(t, natural) if hashed else np.uint64(0)
+    return hashed, key, best_suit, rank_sets(natural)[0]
+
+
+@njit(cache=True, inline="always")
+def _value_with_card(t, natural, hashed, key, best_suit, r1, b, draw_weight):
+    """``high_value(t, natural | b, 0, draw_weight)``, the same float, for one card
+    ``b`` (a mask bit) from what ``_adding_a_card`` found of ``natural``: one more
+    card's key instead of the hand's (``plain_high`` is ``high_mask`` for up to seven
+    natural cards), its suit and rank added to the draw counts."""
+    if not hashed or b & natural:
+        return high_value(t, natural | b, 0, draw_weight)
+    bit = low_bit(b)
+    suit = bit >> 4
+    held = popcount((natural >> np.uint64(16 * suit)) & np.uint64(0x1FFF))
+    strength = plain_high(t, key + CARD_KEYS[4 * (bit & 15) + suit], natural | b)
+    return strength_value(strength) + draw_weight * _draw_bonus_of(max(best_suit, held + 1),
+                                                                 r1 | (np.int64(1) << (bit & 15)), 0)
+
+
 @njit(cache=True)
 def tw_fresh_gains(t, natural, other, unseen, draw_weight):
     """Mean gains of ``high_value`` for my cards ``natural`` and for another seat's
-    visible cards ``other`` from one card drawn uniformly from ``unseen``."""
+    visible cards ``other`` from one card drawn uniformly from ``unseen``: each
+    card's value as ``high_value`` gives it, summed card by card in mask order, with
+    each hand's key and counts found once (``_value_with_card``: a pay decision
+    valued some 40 unseen cards twice over from scratch, most of a Train Wreck deal)."""
     base = high_value(t, natural, 0, draw_weight)
     base_other = high_value(t, other, 0, draw_weight)
+    hashed, key, best_suit, r1 = _adding_a_card(t, natural)
+    hashed_other, key_other, best_suit_other, r1_other = _adding_a_card(t, other)
     total = 0.0
     total_other = 0.0
     count = 0
@@ -243,8 +292,9 @@ def tw_fresh_gains(t, natural, other, unseen, draw_weight):
         rest = m & (m - np.uint64(1))
         b = m ^ rest
         m = rest
-        total += high_value(t, natural | b, 0, draw_weight) - base
-        total_other += high_value(t, other | b, 0, draw_weight) - base_other
+        total += _value_with_card(t, natural, hashed, key, best_suit, r1, b, draw_weight) - base
+        total_other += (_value_with_card(t, other, hashed_other, key_other, best_suit_other, r1_other, b, draw_weight)
+                        - base_other)
         count += 1
     if count == 0:
         return 0.0, 0.0
