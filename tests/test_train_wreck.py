@@ -935,3 +935,47 @@ def test_a_table_described_by_hand_plays_on_without_dealing_a_placed_card(seed):
         assert (c in held) != (c in discarded)
     # Seat 1's 2s acted before: no second extra card for them (TW-A5).
     assert not [e for e in rows if e[0] == C.EV_SPECIAL and e[1] == 1 and e[4] == 0]
+
+
+def _card_by_card_gains(t, mine, other, unseen, draw_weight):
+    """§4.5's fresh-card estimate by its definition: ``high_value`` of each hand with
+    each unseen card, less the hand's own, averaged over the cards in mask order."""
+    from kernels.policies import high_value
+
+    base, base_other = high_value(t, mine, 0, draw_weight), high_value(t, other, 0, draw_weight)
+    total = total_other = 0.0
+    count, m = 0, int(unseen)
+    while m:
+        b = m & -m
+        m ^= b
+        total += high_value(t, np.uint64(int(mine) | b), 0, draw_weight) - base
+        total_other += high_value(t, np.uint64(int(other) | b), 0, draw_weight) - base_other
+        count += 1
+    return (total / count, total_other / count) if count else (0.0, 0.0)
+
+
+def test_the_fresh_card_estimate_is_the_card_by_card_mean_to_the_last_bit():
+    """``tw_fresh_gains`` finds each hand's key once and adds one card's key per
+    unseen card; the pay decisions it feeds must not change, so its means must be
+    the definition's, bit for bit: hands of 0-9 cards, flush-heavy ones, and unseen
+    cards that overlap the other hand."""
+    from analyzer.evaluate import _tables
+    from kernels.policies import _FULL_DECK, tw_fresh_gains
+
+    t, rng = _tables(), np.random.default_rng(11)
+
+    def mask(cards):
+        return np.uint64(sum(1 << (16 * (c % 4) + c // 4) for c in cards))
+
+    for trial in range(400):
+        cards = rng.permutation(52).tolist()
+        if trial % 4 == 0:  # spades first: hands with four or more of a suit
+            cards = [c for c in cards if c % 4 == 0] + [c for c in cards if c % 4]
+        k, j = int(rng.integers(0, 10)), int(rng.integers(0, 6))
+        mine, other = mask(cards[:k]), mask(cards[k:k + j])
+        unseen = int(_FULL_DECK) & ~int(mask(cards[k + j:k + j + int(rng.integers(0, 20))])) & ~int(mine)
+        if trial % 3 == 0:
+            unseen |= int(other)
+        dw = float(rng.choice([0.0, 1.0, 0.37, 2.5]))
+        assert tw_fresh_gains(t, mine, other, np.uint64(unseen), dw) == \
+            _card_by_card_gains(t, mine, other, unseen, dw), (trial, k, j)
