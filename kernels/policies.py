@@ -87,7 +87,11 @@ LONGEST_RUN = _longest_runs()
 @njit(cache=True, inline="always")
 def _draw_bonus_of(best_suit, r1, w):
     """``draw_bonus`` from the hand's longest suit and its set of ranks held."""
-    best_run = LONGEST_RUN[(r1 << 1) | ((r1 >> 12) & 1)]
+    return _draw_bonus_from(best_suit, LONGEST_RUN[(r1 << 1) | ((r1 >> 12) & 1)], w)
+
+
+@njit(cache=True, inline="always")
+def _draw_bonus_from(best_suit, best_run, w):
     return 0.1 * max(0, best_suit + w - 2) + 0.08 * max(0, best_run + w - 2)
 
 
@@ -244,46 +248,97 @@ TW_NOT_BEST_SHOWING = 10.0  # the hurt score's penalty for a victim other than t
 _FULL_DECK = np.uint64(0x1FFF1FFF1FFF1FFF)
 
 
+# Work space of ``tw_fresh_gains`` (float64, from the game's scratch): per hand, the
+# value of the hand plus one card of each rank, in a suit that is not its longest
+# (13) and in one that is (13).
+FRESH_WORK = 52
+
+
 @njit(cache=True, inline="always")
-def _adding_a_card(t, natural):
+def _suit_count(natural, suit):
+    return popcount((natural >> np.uint64(16 * suit)) & np.uint64(0x1FFF))
+
+
+@njit(cache=True, inline="always")
+def _adding_a_card(t, natural, needed, draw_weight, values):
     """What ``_value_with_card`` needs of a hand of natural cards, found once for
     every card added to it: whether the hashed path can take it with one more card
-    (at most six now), its hash key, its longest suit, its ranks held."""
+    (at most six now), its hash key, its longest suit; and in ``values`` (26) the
+    value of the hand plus a card of each rank of ``needed`` in a suit of three
+    cards or fewer, not the longest (``values[r]``) and the longest
+    (``values[13 + r]``). Such a card makes no flush, so its value depends on its
+    rank and on whether it lengthens the longest suit; each is worked out as
+    ``high_value`` works it out (the same float), once per rank."""
     best_suit = 0
     for s in range(4):
-        best_suit = max(best_suit, popcount((natural >> np.uint64(16 * s)) & np.uint64(0x1FFF)))
+        best_suit = max(best_suit, _suit_count(natural, s))
     hashed = popcount(natural) < 7
     key = mask_key(t, natural) if hashed else np.uint64(0)
-    return hashed, key, best_suit, rank_sets(natural)[0]
+    if hashed:
+        short = 0  # a suit of three cards or fewer: its key adds no flush
+        while _suit_count(natural, short) > 3:
+            short += 1
+        r1 = rank_sets(natural)[0]
+        m = needed
+        while m:
+            r = low_bit(m)
+            m &= m - np.int64(1)
+            ranks = r1 | (np.int64(1) << r)
+            # The rank part of the key is the same in every suit; ``natural`` holds
+            # the cards of any flush it already has.
+            strength = strength_value(plain_high(t, key + CARD_KEYS[4 * r + short], natural))
+            run = LONGEST_RUN[(ranks << 1) | ((ranks >> 12) & 1)]
+            values[r] = strength + draw_weight * _draw_bonus_from(best_suit, run, 0)
+            values[13 + r] = strength + draw_weight * _draw_bonus_from(best_suit + 1, run, 0)
+    return hashed, key, best_suit
 
 
 @njit(cache=True, inline="always")
-def _value_with_card(t, natural, hashed, key, best_suit, r1, b, draw_weight):
+def _value_with_card(t, natural, hashed, key, best_suit, values, b, draw_weight):
     """``high_value(t, natural | b, 0, draw_weight)``, the same float, for one card
-    ``b`` (a mask bit) from what ``_adding_a_card`` found of ``natural``: one more
-    card's key instead of the hand's (``plain_high`` is ``high_mask`` for up to seven
-    natural cards), its suit and rank added to the draw counts."""
+    ``b`` (a mask bit) from what ``_adding_a_card`` found of ``natural``: a card of a
+    short suit from ``values``; one of a suit of four or more with one more card's
+    key (``plain_high`` is ``high_mask`` for up to seven natural cards)."""
     if not hashed or b & natural:
         return high_value(t, natural | b, 0, draw_weight)
     bit = low_bit(b)
     suit = bit >> 4
-    held = popcount((natural >> np.uint64(16 * suit)) & np.uint64(0x1FFF))
-    strength = plain_high(t, key + CARD_KEYS[4 * (bit & 15) + suit], natural | b)
+    rank = bit & 15
+    held = _suit_count(natural, suit)
+    if held <= 3:
+        return values[rank + (13 if held == best_suit else 0)]
+    strength = plain_high(t, key + CARD_KEYS[4 * rank + suit], natural | b)
     return strength_value(strength) + draw_weight * _draw_bonus_of(max(best_suit, held + 1),
-                                                                 r1 | (np.int64(1) << (bit & 15)), 0)
+                                                                 rank_sets(natural)[0] | (np.int64(1) << rank), 0)
+
+
+@njit(cache=True, inline="always")
+def _short_suit_ranks(natural, unseen):
+    """The ranks of the cards of ``unseen`` (not in ``natural``) whose suit holds at
+    most three of ``natural``: those ``_adding_a_card`` values by rank."""
+    cards = unseen & ~natural
+    ranks = np.int64(0)
+    for s in range(4):
+        if _suit_count(natural, s) <= 3:
+            ranks |= np.int64((cards >> np.uint64(16 * s)) & np.uint64(0x1FFF))
+    return ranks
 
 
 @njit(cache=True)
-def tw_fresh_gains(t, natural, other, unseen, draw_weight):
+def tw_fresh_gains(t, natural, other, unseen, draw_weight, work):
     """Mean gains of ``high_value`` for my cards ``natural`` and for another seat's
     visible cards ``other`` from one card drawn uniformly from ``unseen``: each
     card's value as ``high_value`` gives it, summed card by card in mask order, with
-    each hand's key and counts found once (``_value_with_card``: a pay decision
-    valued some 40 unseen cards twice over from scratch, most of a Train Wreck deal)."""
+    each hand's key and counts found once and its values by rank (``work``: at least
+    ``FRESH_WORK`` float64). A pay decision valued some 40 unseen cards twice over
+    from scratch, most of a Train Wreck deal."""
     base = high_value(t, natural, 0, draw_weight)
     base_other = high_value(t, other, 0, draw_weight)
-    hashed, key, best_suit, r1 = _adding_a_card(t, natural)
-    hashed_other, key_other, best_suit_other, r1_other = _adding_a_card(t, other)
+    mine = work[:26]
+    theirs = work[26:52]
+    hashed, key, best_suit = _adding_a_card(t, natural, _short_suit_ranks(natural, unseen), draw_weight, mine)
+    hashed_other, key_other, best_suit_other = _adding_a_card(t, other, _short_suit_ranks(other, unseen),
+                                                              draw_weight, theirs)
     total = 0.0
     total_other = 0.0
     count = 0
@@ -292,8 +347,8 @@ def tw_fresh_gains(t, natural, other, unseen, draw_weight):
         rest = m & (m - np.uint64(1))
         b = m ^ rest
         m = rest
-        total += _value_with_card(t, natural, hashed, key, best_suit, r1, b, draw_weight) - base
-        total_other += (_value_with_card(t, other, hashed_other, key_other, best_suit_other, r1_other, b, draw_weight)
+        total += _value_with_card(t, natural, hashed, key, best_suit, mine, b, draw_weight) - base
+        total_other += (_value_with_card(t, other, hashed_other, key_other, best_suit_other, theirs, b, draw_weight)
                         - base_other)
         count += 1
     if count == 0:
@@ -302,7 +357,7 @@ def tw_fresh_gains(t, natural, other, unseen, draw_weight):
 
 
 @njit(cache=True)
-def tw_pays(t, policy, mine, offered, fee, next_visible, last, seen):
+def tw_pays(t, policy, mine, offered, fee, next_visible, last, seen, work):
     """ACCEPT (False) or PAY (True) for the offered card (RULES.md §4.5).
 
     Pays when the mean gain of a fresh card, less the offered card's gain, less
@@ -318,7 +373,7 @@ def tw_pays(t, policy, mine, offered, fee, next_visible, last, seen):
     dw = policy[TW_DRAW_WEIGHT]
     cm = card_bit(offered)
     take = high_value(t, mine | cm, 0, dw) - high_value(t, mine, 0, dw)
-    fresh, fresh_next = tw_fresh_gains(t, mine, next_visible, _FULL_DECK & ~(seen | mine | cm), dw)
+    fresh, fresh_next = tw_fresh_gains(t, mine, next_visible, _FULL_DECK & ~(seen | mine | cm), dw, work)
     score = fresh - take
     if not last and policy[TW_DENY_WEIGHT] != 0.0:
         given = high_value(t, next_visible | cm, 0, dw) - high_value(t, next_visible, 0, dw)
@@ -327,19 +382,19 @@ def tw_pays(t, policy, mine, offered, fee, next_visible, last, seen):
 
 
 @njit(cache=True)
-def tw_takes_extra(t, policy, mine, unseen):
+def tw_takes_extra(t, policy, mine, unseen, work):
     """Optional actions only: take the extra card of a pair of 2s when its mean gain
     reaches ``TW_ACT_THRESHOLD``."""
     if policy[TW_ACT_THRESHOLD] <= ALWAYS:
         return True
     if policy[TW_ACT_THRESHOLD] >= TW_NEVER:
         return False
-    gain_me, _ = tw_fresh_gains(t, mine, np.uint64(0), unseen, policy[TW_DRAW_WEIGHT])
+    gain_me, _ = tw_fresh_gains(t, mine, np.uint64(0), unseen, policy[TW_DRAW_WEIGHT], work)
     return gain_me >= policy[TW_ACT_THRESHOLD]
 
 
 @njit(cache=True)
-def tw_target(t, policy, steal, optional, mine, visible, cand_seat, cand_card, n_cand, unseen):
+def tw_target(t, policy, steal, optional, mine, visible, cand_seat, cand_card, n_cand, unseen, work):
     """Index of the chosen target among ``cand_seat[:n_cand]`` / ``cand_card[:n_cand]``
     (a card code, or 255 for one of that seat's hole cards taken blind), or -1 to
     decline (only when ``optional``).
@@ -373,7 +428,7 @@ def tw_target(t, policy, steal, optional, mine, visible, cand_seat, cand_card, n
         if c == 255:
             hurt = 0.0
             if aim > 0 and blind_gain < 0:
-                blind_gain, _ = tw_fresh_gains(t, mine, np.uint64(0), unseen, dw)
+                blind_gain, _ = tw_fresh_gains(t, mine, np.uint64(0), unseen, dw, work)
             gain_me = max(blind_gain, 0.0)
         else:
             cm = card_bit(c)
