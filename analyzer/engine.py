@@ -53,12 +53,19 @@ _LOADED = set()
 
 def _load(inp: Inputs, batch=False):
     """Load the game's kernels from numba's cache, or compile them the first time
-    (saying so on a terminal: it takes a minute or more)."""
+    (saying so on a terminal: it takes a minute or more): those a fresh state needs
+    (``batch`` "state"), those of single deals (False), of batches (True) or of
+    equity sums ("sums"). Only what is used: each load is some milliseconds of a
+    query's start-up."""
     key = (inp.game, batch)
     if key in _LOADED:
         return
     with compile_notice(f"the {inp.variant.name} kernels"):
         _tables()
+        if batch == "state":
+            E.init_state(inp.game, inp.rules, inp.idata, inp.state_layout.new(), inp.players, 0)
+            _LOADED.add(key)
+            return
         E.game_play(inp.game)
         if batch == "sums":
             E._sums_runner()
@@ -79,7 +86,7 @@ def new_state(inp: Inputs, dealer=None, stacked=None) -> np.ndarray:
     dealer = n - 1 if dealer is None else int(dealer)
     if not 0 <= dealer < n:
         raise WantitError(f"dealer must be a seat 0..{n - 1}")
-    _load(inp)
+    _load(inp, batch="state")
     st = inp.state_layout.new()
     E.init_state(inp.game, inp.rules, inp.idata, st, n, dealer)
     if stacked is not None:
