@@ -324,6 +324,33 @@ def _short_suit_ranks(natural, unseen):
     return ranks
 
 
+@njit(cache=True, inline="always")
+def _gain_sum(t, natural, unseen, draw_weight, values):
+    """The sum over the cards ``b`` of ``unseen``, in mask order, of
+    ``high_value(t, natural | b, 0, draw_weight)`` less ``high_value`` of
+    ``natural``: suit by suit, a short suit's cards read from ``values`` (26
+    float64, ``_adding_a_card``), the others one by one (``_value_with_card``)."""
+    base = high_value(t, natural, 0, draw_weight)
+    hashed, key, best_suit = _adding_a_card(t, natural, _short_suit_ranks(natural, unseen), draw_weight, values)
+    total = 0.0
+    for suit in range(4):
+        shift = np.uint64(16 * suit)
+        cards = np.int64((unseen >> shift) & np.uint64(0x1FFF))
+        held = _suit_count(natural, suit)
+        if hashed and held <= 3 and not cards & np.int64((natural >> shift) & np.uint64(0x1FFF)):
+            at = 13 if held == best_suit else 0
+            while cards:
+                r = low_bit(cards)
+                cards &= cards - np.int64(1)
+                total += values[at + r] - base
+        else:
+            while cards:
+                b = np.uint64(cards & -cards) << shift
+                cards &= cards - np.int64(1)
+                total += _value_with_card(t, natural, hashed, key, best_suit, values, b, draw_weight) - base
+    return total
+
+
 @njit(cache=True)
 def tw_fresh_gains(t, natural, other, unseen, draw_weight, work):
     """Mean gains of ``high_value`` for my cards ``natural`` and for another seat's
@@ -332,27 +359,11 @@ def tw_fresh_gains(t, natural, other, unseen, draw_weight, work):
     each hand's key and counts found once and its values by rank (``work``: at least
     ``FRESH_WORK`` float64). A pay decision valued some 40 unseen cards twice over
     from scratch, most of a Train Wreck deal."""
-    base = high_value(t, natural, 0, draw_weight)
-    base_other = high_value(t, other, 0, draw_weight)
-    mine = work[:26]
-    theirs = work[26:52]
-    hashed, key, best_suit = _adding_a_card(t, natural, _short_suit_ranks(natural, unseen), draw_weight, mine)
-    hashed_other, key_other, best_suit_other = _adding_a_card(t, other, _short_suit_ranks(other, unseen),
-                                                              draw_weight, theirs)
-    total = 0.0
-    total_other = 0.0
-    count = 0
-    m = unseen
-    while m:
-        rest = m & (m - np.uint64(1))
-        b = m ^ rest
-        m = rest
-        total += _value_with_card(t, natural, hashed, key, best_suit, mine, b, draw_weight) - base
-        total_other += (_value_with_card(t, other, hashed_other, key_other, best_suit_other, theirs, b, draw_weight)
-                        - base_other)
-        count += 1
+    count = popcount(unseen)
     if count == 0:
         return 0.0, 0.0
+    total = _gain_sum(t, natural, unseen, draw_weight, work[:26])
+    total_other = _gain_sum(t, other, unseen, draw_weight, work[26:52])
     return total / count, total_other / count
 
 
