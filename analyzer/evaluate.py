@@ -14,8 +14,10 @@ from kernels import ranking as R
 from kernels.cards import NO_CARD, RANK_CHARS, check_hands
 from kernels.evaluate import (
     eval_tables,
+    high_batch_checked,
     high_batch_hashed,
     high_batch_masked,
+    low_batch_checked,
     low_batch_hashed,
     low_batch_masked,
 )
@@ -103,6 +105,16 @@ def _as_hands(cards):
     return hands, single, padded
 
 
+def _plain_rows(cards):
+    """``cards`` when it can go straight to a kernel that checks each hand as it
+    evaluates it (one pass over the data, not a checking pass and then an
+    evaluating one): a C-ordered 2-D ``uint8`` array of 5 to 7 columns; else None."""
+    if (isinstance(cards, np.ndarray) and cards.ndim == 2 and cards.dtype == np.uint8 and cards.shape[0] > 0
+            and 5 <= cards.shape[1] <= 7 and cards.flags.c_contiguous):
+        return cards
+    return None
+
+
 def _wild_masks(hands, wild, wild_ranks):
     """Per-row card masks of the wild cards, or ``None`` when nothing is wild."""
     if wild is None and wild_ranks is None:
@@ -170,8 +182,13 @@ def evaluate_high(cards, wild=None, wild_ranks=None, five_kind="above_straight_f
     ``above_sf_below_natural_royal``). ``wild_may_duplicate`` allows the
     "double-ace flush". A hand of fewer than five cards is an incomplete hand.
     """
-    hands, single, padded = _as_hands(cards)
     fk = _five_kind_code(five_kind)
+    rows = _plain_rows(cards) if wild is None and wild_ranks is None else None
+    if rows is not None:
+        out = np.empty(rows.shape[0], dtype=np.int32)
+        if high_batch_checked(_tables(), rows, fk, out) == 0:
+            return out
+    hands, single, padded = _as_hands(cards)  # says which row is wrong, or takes the padded rows
     wild_masks = _wild_masks(hands, wild, wild_ranks)
     out = np.empty(hands.shape[0], dtype=np.int32)
     if wild_masks is None and 5 <= hands.shape[1] <= 7 and not padded:
@@ -191,8 +208,13 @@ def evaluate_low(cards, qualifier=None, wild=None, wild_ranks=None):
     gets 0. ``wild`` and ``wild_ranks`` as in ``evaluate_high``: a wild card takes
     the lowest rank the hand lacks.
     """
-    hands, single, padded = _as_hands(cards)
     threshold = low_threshold(qualifier)
+    rows = _plain_rows(cards) if wild is None and wild_ranks is None else None
+    if rows is not None:
+        out = np.empty(rows.shape[0], dtype=np.int32)
+        if low_batch_checked(_tables(), rows, threshold, out) == 0:
+            return out
+    hands, single, padded = _as_hands(cards)
     wild_masks = _wild_masks(hands, wild, wild_ranks)
     out = np.empty(hands.shape[0], dtype=np.int32)
     if wild_masks is None and 5 <= hands.shape[1] <= 7 and not padded:

@@ -408,6 +408,61 @@ def low_batch_hashed(t, cards, threshold, out):
     return out
 
 
+# The mask bit of each byte a hand array may hold: a card's bit for 0..51, and for
+# anything else (NO_CARD, an unknown code) bit 63, which no card has (bits 13-15 of
+# each suit are unused). A row is 5 to 7 distinct real cards exactly when the bits of
+# its codes are that many and bit 63 is not among them.
+CODE_BITS = np.array([(1 << (16 * (c & 3) + (c >> 2))) if c < 52 else 1 << 63 for c in range(256)], dtype=np.uint64)
+_NOT_A_CARD = np.uint64(1 << 63)
+
+
+@njit(cache=True, inline="always")
+def _row_ok(cards, i, k):
+    """Whether row ``i`` holds ``k`` distinct real cards (no NO_CARD, no unknown code)."""
+    seen = np.uint64(0)
+    for j in range(k):
+        seen |= CODE_BITS[cards[i, j]]
+    return popcount(seen) == k and not seen & _NOT_A_CARD
+
+
+@njit(cache=True, parallel=True)
+def high_batch_checked(t, cards, five_kind_position, out):
+    """``high_batch_hashed`` that checks each row as it reads it, in the same pass
+    (a separate checking pass over the hands had cost more than the evaluation):
+    returns the number of rows that are not 5 to 7 distinct real cards; their
+    entries of ``out`` are left unwritten (the caller then finds out what is wrong)."""
+    n, k = cards.shape
+    bad = 0
+    for i in prange(n):
+        if _row_ok(cards, i, k):
+            key = hand_key(t, cards[i], k)
+            value = high_at(t, rank_slot(t, key))
+            if key & FLUSH_CHECK:
+                value = flush_value(t, key, cards[i], k)
+            out[i] = value
+        else:
+            bad += 1
+    if five_kind_position == FK_ABOVE_SF_BELOW_NATURAL_ROYAL:
+        for i in prange(n):
+            out[i] = natural_royal_fix(out[i], five_kind_position)
+    return bad
+
+
+@njit(cache=True, parallel=True)
+def low_batch_checked(t, cards, threshold, out):
+    """``low_batch_hashed`` checking each row in the same pass, as
+    ``high_batch_checked`` does: returns the number of rows that are not 5 to 7
+    distinct real cards."""
+    n, k = cards.shape
+    bad = 0
+    for i in prange(n):
+        if _row_ok(cards, i, k):
+            out[i] = qualify(low_hashed(t, cards[i], k), threshold)
+        else:
+            bad += 1
+    return bad
+
+
 @njit(cache=True, inline="always")
 def _split_row(row, wild):
     natural = np.uint64(0)

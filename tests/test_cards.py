@@ -47,3 +47,45 @@ def test_ranks():
     assert parse_ranks("10") == [8]
     with pytest.raises(CardError, match="unknown rank 'Z'"):
         parse_ranks("Z")
+
+
+@pytest.mark.parametrize("width", [5, 6, 7])
+def test_checked_batches_flag_every_bad_row_and_evaluate_the_rest_as_the_plain_kernels(width):
+    """The public evaluators read a plain array of hands once, checking each row in
+    the evaluating pass (``high_batch_checked`` / ``low_batch_checked``): every row
+    with a duplicate, an empty place or an unknown code is counted, every other row
+    gets the plain kernel's strength, for every five-of-a-kind position and
+    qualifier."""
+    from analyzer.evaluate import _tables
+    from kernels.evaluate import high_batch_checked, high_batch_hashed, low_batch_checked, low_batch_hashed
+
+    t, rng = _tables(), np.random.default_rng(width)
+    hands = np.argsort(rng.random((3000, 52)), axis=1)[:, :width].astype(np.uint8)
+    for fk in (0, 1, 2):
+        want, got = np.empty(3000, np.int32), np.empty(3000, np.int32)
+        high_batch_hashed(t, hands, fk, want)
+        assert high_batch_checked(t, hands, fk, got) == 0 and np.array_equal(got, want)
+    for threshold in (1, 12345):
+        want, got = np.empty(3000, np.int32), np.empty(3000, np.int32)
+        low_batch_hashed(t, hands, threshold, want)
+        assert low_batch_checked(t, hands, threshold, got) == 0 and np.array_equal(got, want)
+    bad = hands.copy()
+    rows = rng.choice(3000, 400, replace=False)
+    for i, r in enumerate(rows):
+        j = int(rng.integers(0, width))
+        bad[r, j] = [bad[r, (j + 1) % width], 255, 52, 200][i % 4]  # a duplicate, empty, unknown codes
+    good = np.setdiff1d(np.arange(3000), rows)
+    want, got = np.empty(3000, np.int32), np.empty(3000, np.int32)
+    high_batch_hashed(t, hands, 0, want)
+    assert high_batch_checked(t, bad, 0, got) == 400 and np.array_equal(got[good], want[good])
+    low_batch_hashed(t, hands, 1, want)
+    assert low_batch_checked(t, bad, 1, got) == 400 and np.array_equal(got[good], want[good])
+
+
+def test_the_public_evaluators_still_name_a_bad_row_and_take_padded_rows():
+    hands = np.argsort(np.random.default_rng(0).random((50, 52)), axis=1)[:, :7].astype(np.uint8)
+    hands[31, 4] = hands[31, 2]
+    with pytest.raises(CardError, match=f"duplicate card '{format_cards([hands[31, 2]])}' in hand 31"):
+        evaluate_high(hands)
+    hands[31, 4] = 255  # an empty place: that row is a six-card hand
+    assert evaluate_high(hands)[31] == evaluate_high(hands[31, [0, 1, 2, 3, 5, 6]][None, :])[0]
