@@ -97,7 +97,14 @@ def _draw_bonus_from(best_suit, best_run, w):
 
 @njit(cache=True)
 def high_value(t, natural, w, draw_weight):
-    return strength_value(high_mask(t, natural, w, 0, False)) + draw_weight * draw_bonus(natural, w)
+    if w == 0 and popcount(natural) <= 7:
+        # The same strength as high_mask's for up to seven natural cards, from the
+        # hand's key and one flush test (high_mask looks up all four suits): a
+        # third less time, and every policy calls this.
+        strength = plain_high(t, mask_key(t, natural), natural)
+    else:
+        strength = high_mask(t, natural, w, 0, False)
+    return strength_value(strength) + draw_weight * draw_bonus(natural, w)
 
 
 @njit(cache=True)

@@ -58,3 +58,20 @@ def test_batch_equals_single_hands_and_both_paths_agree():
         padded = np.concatenate([batch, np.full((300, 2), 255, np.uint8)], axis=1)
         assert (evaluate_high(padded) == highs).all()
         assert (evaluate_low(padded) == lows).all()
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.integers(0, 51), min_size=0, max_size=10, unique=True), st.integers(0, 3),
+       st.sampled_from([0.0, 1.0, 0.37, 2.5]))
+def test_the_policies_hand_value_is_the_mask_evaluators(cards, wilds, draw_weight):
+    """``policies.high_value`` takes up to seven natural cards through their key
+    (``plain_high``); it must be, to the last bit, the value the mask evaluator
+    gives, which every policy decision was defined on."""
+    from analyzer.evaluate import _tables
+    from kernels.evaluate import high_mask
+    from kernels.policies import draw_bonus, high_value, strength_value
+
+    t = _tables()
+    natural = np.uint64(sum(1 << (16 * (c & 3) + (c >> 2)) for c in cards))
+    want = strength_value(high_mask(t, natural, wilds, 0, False)) + draw_weight * draw_bonus(natural, wilds)
+    assert high_value(t, natural, wilds, draw_weight) == want
