@@ -118,6 +118,17 @@ class _SeatsResult:
         keep = [i for i, seat in enumerate(s["seat"]) if all_seats or int(seat) == self.meta["me"]]
         return {c: [s[c][i] for i in keep] for c in s}
 
+    def _table(self, all_seats, ev_name, ev_format, probabilities):
+        """The seats' table as text: share and ev with their 95% bounds, then the
+        probabilities; every seat's row or only mine."""
+        rows = self._rows(all_seats)
+        return fit_columns({
+            "seat": rows["seat"], "policy": rows["policy"],
+            "share": [f"{a:.4f} ({lo:.4f}-{hi:.4f})" for a, lo, hi in
+                      zip(rows["share"], rows["share_lo"], rows["share_hi"])],
+            ev_name: [ev_format.format(a, lo, hi) for a, lo, hi in zip(rows["ev"], rows["ev_lo"], rows["ev_hi"])],
+            **{col: [f"{x:.4f}" for x in rows[col]] for col in probabilities}}, ["seat"])
+
     def to_json(self):
         s = self._seats
         return {"meta": self.meta,
@@ -144,14 +155,8 @@ class EquityResult(_SeatsResult):
         if m["conditioned"]:
             head += (f"; conditioned on the choices seen: {m['deals']:,} of {m['deals_played']:,} deals agree "
                      f"(acceptance {m['acceptance']:.3f}, effective sample size {m['effective_sample_size']:,})")
-        rows = self._rows(all_seats)
-        table = {"seat": rows["seat"], "policy": rows["policy"],
-                 "share": [f"{a:.4f} ({lo:.4f}-{hi:.4f})" for a, lo, hi in
-                           zip(rows["share"], rows["share_lo"], rows["share_hi"])],
-                 "ev (antes)": [f"{a:+.4f} ({lo:+.4f}..{hi:+.4f})" for a, lo, hi in
-                                zip(rows["ev"], rows["ev_lo"], rows["ev_hi"])],
-                 **{col: [f"{x:.4f}" for x in rows[col]] for col in ("p_high", "p_low", "p_scoop")}}
-        lines = wrap_line(head) + [fit_columns(table, ["seat"])]
+        table = self._table(all_seats, "ev (antes)", "{:+.4f} ({:+.4f}..{:+.4f})", ("p_high", "p_low", "p_scoop"))
+        lines = wrap_line(head) + [table]
         lines.append(f"(share: expected fraction of the pot; the unknown cards dealt from the "
                      f"{m['unseen']} unseen; policies: {m['field']})")
         return "\n".join(part for line in lines for part in (wrap_line(line) if "\n" not in line else [line]))
@@ -400,14 +405,8 @@ class SelectionEquityResult(_SeatsResult):
             head += f"; stopped at --max-deals {m['max_deals']:,} before reaching the precision"
         if m.get("interrupted"):
             head += "; interrupted: partial"
-        rows = self._rows(all_seats)
-        table = {"seat": rows["seat"], "policy": rows["policy"],
-                 "share": [f"{a:.4f} ({lo:.4f}-{hi:.4f})" for a, lo, hi in
-                           zip(rows["share"], rows["share_lo"], rows["share_hi"])],
-                 "total (points)": [f"{a:.1f} ({lo:.1f}-{hi:.1f})" for a, lo, hi in
-                                    zip(rows["ev"], rows["ev_lo"], rows["ev_hi"])],
-                 **{col: [f"{x:.4f}" for x in rows[col]] for col in ("p_win", "p_tie")}}
-        lines = wrap_line(head) + [fit_columns(table, ["seat"])]
+        table = self._table(all_seats, "total (points)", "{:.1f} ({:.1f}-{:.1f})", ("p_win", "p_tie"))
+        lines = wrap_line(head) + [table]
         lines += wrap_line(f"(share: expected fraction of the win, ties shared; total: expected final total; the "
                            f"unknown cards dealt from the {m['unseen']} unseen, {m['stock']} of them in the stock; "
                            f"board: {m['board']}; policies: {m['field']})")
