@@ -517,6 +517,7 @@ def _leave(code):
     first (``atexit``: anything a library registered to close or clean up), so only
     the freeing of memory is skipped."""
     import atexit
+    import contextlib
     import os
 
     if code is None:
@@ -526,10 +527,8 @@ def _leave(code):
         code = 1
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
-        try:
+        with contextlib.suppress(OSError, ValueError):  # a closed pipe: nothing more can be written
             stream.flush()
-        except (OSError, ValueError):  # a closed pipe: nothing more can be written
-            pass
     os._exit(code)
 
 

@@ -127,6 +127,12 @@ class DecisionResult:
         return "\n".join(lines)
 
 
+def _action_columns(names, actions, mean, se):
+    """The columns of ``DecisionResult.actions``: each action's EV with its 95% bounds."""
+    return {"action": names, "code": actions, "ev": mean, "ev_se": se,
+            "ev_lo": mean - Z95 * se, "ev_hi": mean + Z95 * se}
+
+
 def _standing(total, cross, deals):
     """``(mean, se, best, runner-up, edge, edge se)`` of the actions from the sums of
     their values and of their products over ``deals`` deals: the edge's error is
@@ -234,8 +240,7 @@ def decide(table: Table, policies=None, rules=None, precision=None, max_deals=20
                 raise
     mean, se, best, second, edge, edge_se = _standing(total, cross, deals)
     names = [action_text(kind, a, inp) for a in actions]
-    frame = {"action": names, "code": actions, "ev": mean, "ev_se": se,
-             "ev_lo": mean - Z95 * se, "ev_hi": mean + Z95 * se}
+    frame = _action_columns(names, actions, mean, se)
     meta = {"variant": v.name, "players": n, "me": me, "kind": kind, "deals": deals, "deals_played": played,
             "conditioned": bool(condition), "effective_sample_size": deals, "precision": precision,
             "max_deals": max_deals, "seed": int(seed), "interrupted": interrupted,
@@ -341,8 +346,7 @@ def selection_decide(table: Table, policies=None, rules=None, precision=None, ma
     hand = G.STATE.view(q.state, "hands")[me].tolist()
     names = [selection_action_text(kind, a, hand, q.setup.deck, q.setup.board, q.inputs.rules[G.R_ACE_ONE] > 0)
              for a in actions]
-    frame = {"action": names, "code": actions, "ev": mean, "ev_se": se,
-             "ev_lo": mean - Z95 * se, "ev_hi": mean + Z95 * se}
+    frame = _action_columns(names, actions, mean, se)
     unit = "of the win" if measure == "share" else "points"
     meta = selection_meta(q, q.setup.values, measure, precision, max_deals, int(seed), rules, kind=kind,
                           deals=deals, deals_played=deals, conditioned=False, effective_sample_size=deals,
