@@ -1,6 +1,7 @@
 """The ``wantit`` command line. Data on stdout, errors as one line on stderr."""
 
 import json
+import math
 import sys
 
 import click
@@ -471,6 +472,122 @@ def decide(variant, state_file, policy_items, rule_items, precision, max_deals, 
                             condition=condition, measure=measure)
     click.echo(json.dumps(result.to_json(), indent=2) if fmt == "json" else result.format_table())
     if result.meta["interrupted"]:
+        sys.exit(130)
+
+
+def _sweep_options(command):
+    """The flags a sweep and a best response share: the table, the field, the
+    deals, and where and how the work runs."""
+    for decorator in reversed([
+        click.option("--players", "-n", type=int, default=None, help="Number of players (default: the variant's)."),
+        click.option("--seat", default="0", show_default=True, metavar="SEAT|all",
+                     help="The seat whose parameters change (the others play the field), or 'all' alike."),
+        click.option("--policy", "policy_items", multiple=True, metavar="SEAT=PRESET[:k=v,...]",
+                     help="The field: a seat's policy (or 'all'); repeatable. The swept seat starts from its own."),
+        click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE", help="A rules option; repeatable."),
+        click.option("--seed", "-s", type=int, default=0, show_default=True),
+        click.option("--threads", type=int, default=None, help="Numba threads in-process (default: all)."),
+        click.option("--workers", type=int, default=None, help="Run on a local Dask cluster of N processes."),
+        click.option("--scheduler", default=None, metavar="ADDRESS",
+                     help="Run on the Dask cluster at ADDRESS (tcp://host:8786)."),
+        click.option("--results", "results_root", default="results", show_default=True, type=click.Path(),
+                     help="Folder the run goes under (RESULTS/VARIANT/RUN-ID/)."),
+        click.option("--run-id", default=None, help="The run's folder name (default: the kind and the time)."),
+        click.option("--no-charts", is_flag=True, help="Write the tables and run.json only."),
+        click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
+                     show_default=True),
+        _game_option_flags,
+    ]):
+        command = decorator(command)
+    return command
+
+
+def _seat_arg(seat):
+    seat = str(seat).strip()
+    if seat == "all":
+        return seat
+    if not seat.isdecimal():
+        raise WantitError(f"--seat {seat!r} must be a seat number or 'all'")
+    return int(seat)
+
+
+def _command_line():
+    return " ".join(["wantit", *sys.argv[1:]])
+
+
+@cli.command()
+@click.argument("variant", required=False)
+@click.option("--param", "param_items", multiple=True, metavar="NAME=LOW:HIGH:STEP|a,b,c",
+              help="A policy parameter and its values (both ends included); repeatable: the grid is every "
+                   "combination.")
+@click.option("--deals", "-d", type=int, default=20_000, show_default=True,
+              help="Deals played at every point (games, for Selection).")
+@click.option("--chunk", type=int, default=None,
+              help="Deals a chunk (the unit that is saved, resumed and sent to a worker; default 20,000, "
+                   "Selection 1,000).")
+@click.option("--reference", default=None, metavar="NAME=VALUE,...|INDEX",
+              help="The point the others are compared with (default: the field's own values when they are a "
+                   "point, else point 0).")
+@click.option("--resume", is_flag=True,
+              help="Continue an interrupted run: the one at --run-id, or the latest made with these settings.")
+@click.option("--from", "from_run", default=None, type=click.Path(dir_okay=False),
+              help="Play again the sweep a run.json describes (a new run folder, the same table).")
+@_sweep_options
+def sweep(variant, param_items, deals, chunk, reference, resume, from_run, players, seat, policy_items, rule_items,
+          seed, threads, workers, scheduler, results_root, run_id, no_charts, fmt, **game_settings):
+    """Sweep policy parameters of one seat (or every seat alike) of VARIANT against a
+    field, every point on the same deals, and write the table and charts.
+
+    \b
+    e.g. wantit sweep sr --param take_threshold=0:1:0.1 -n 5
+         wantit sweep do_ya --param take_threshold=0:0.6:0.2 --param pool_threshold=0,0.2,0.4 --seat 2
+         wantit sweep anaconda --param spite_weight=0:1:0.5 --seat all --workers 2
+         wantit sweep sr --param take_threshold=0:1:0.1 --resume      # after Ctrl-C
+    \b
+    Table: one row per point for the swept seat (seat 0 with --seat all):
+      ev (antes a deal; Selection: p_win, its share of the games won) with its 95% interval
+      diff       ev minus the reference point's (*), measured deal by deal on the same
+                 deals, with its 95% interval (much narrower than either ev's)
+    Files under RESULTS/VARIANT/RUN-ID/: table.parquet and table.csv (long format: point,
+    parameters, seat, role, metric, value, se, diff, diff_se, deals, reference), run.json
+    (everything needed to play it again: --from), the charts, and sums.json (the exact sums,
+    saved after every chunk: an interrupted run resumes from them).
+    """
+    from .progress import ProgressBar
+    from .sweep import chunk_count, rerun, sweep as run_sweep, sweep_settings
+
+    how = {"threads": threads, "workers": workers, "scheduler": scheduler, "charts": not no_charts}
+    if from_run is not None:
+        if variant is not None or param_items:
+            raise WantitError("--from plays the run.json's own sweep: give no VARIANT or --param with it")
+        with ProgressBar(1, "deals") as progress:
+            result = rerun(from_run, results=results_root, run_id=run_id, progress=progress, **how)
+    else:
+        if variant is None:
+            raise WantitError("give a VARIANT (or --from RUN.JSON)")
+        from .variants import get_variant
+
+        v = get_variant(variant)
+        args = dict(players=players, seat=_seat_arg(seat), field=_policy_specs(policy_items),
+                    rules=_key_values(rule_items, "--rule"), deals=deals, seed=seed, chunk=chunk,
+                    reference=int(reference) if reference is not None and reference.strip().isdecimal() else reference,
+                    game_settings=_game_settings(v, game_settings))
+        settings = sweep_settings(variant, grid=list(param_items), **args)
+        points = math.prod(len(values) for _, values in settings["grid"])
+        with ProgressBar(settings["deals"] * points, v.unit) as progress:
+            result = run_sweep(variant, list(param_items), results=results_root, run_id=run_id, resume=resume,
+                               progress=progress, command=_command_line(), **args, **how)
+    meta = result.meta
+    if fmt == "json":
+        click.echo(json.dumps({"settings": result.settings, "meta": meta, "folder": str(result.folder),
+                               "summary": result.summary.to_dict(orient="records")}, indent=2))
+    elif fmt == "csv":
+        click.echo(result.table.to_csv(index=False), nl=False)
+    else:
+        click.echo(result.format_table())
+    if meta["interrupted"]:
+        click.echo(f"wantit: interrupted after {meta['chunks_done']} of {chunk_count(result.settings)} chunks; "
+                   f"their sums are kept in {result.folder}: rerun with --resume to finish", err=True)
         sys.exit(130)
 
 
