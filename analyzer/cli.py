@@ -591,6 +591,105 @@ def sweep(variant, param_items, deals, chunk, reference, resume, from_run, playe
         sys.exit(130)
 
 
+@cli.command("best-response")
+@click.argument("variant")
+@click.option("--param", "param_items", multiple=True, metavar="NAME=LOW:HIGH|LOW:HIGH:STEP|a,b,c",
+              help="A policy parameter to search: a range (drawn at random) or values; repeatable (default: "
+                   "every parameter that shapes play, as wantit tune).")
+@click.option("--deals", "-d", type=int, default=2_000, show_default=True,
+              help="Deals each candidate plays in the first round (each later round doubles them).")
+@click.option("--candidates", type=int, default=32, show_default=True,
+              help="Candidates drawn (every combination, when the values given have no more).")
+@click.option("--validate", type=int, default=50_000, show_default=True,
+              help="Fresh deals the winner and the seat's own parameters are measured on.")
+@_sweep_options
+def best_response(variant, param_items, deals, candidates, validate, players, seat, policy_items, rule_items, seed,
+                  threads, workers, scheduler, results_root, run_id, no_charts, fmt, **game_settings):
+    """Find the parameters that maximise one seat's net (Selection: its share of the
+    wins) against a field: candidates race on the same deals, the better half going
+    on to twice the deals each round, and the winner is measured afresh against the
+    seat's own parameters, on deals no round used.
+
+    \b
+    e.g. wantit best-response anaconda --param aim=0,1,2 --param spite_weight=0:2 -n 5
+         wantit best-response sr --param take_threshold=0:1 --param deny_weight=0:1 --candidates 64
+    \b
+    Files under RESULTS/VARIANT/RUN-ID/: candidates.parquet and candidates.csv (each
+    candidate's parameters, the last round it raced, its deals, ev, ev_se, and diff,
+    diff_se from the seat's own parameters on the same deals), race.png, run.json.
+    """
+    from .best_response import best_response as run
+    from .best_response import dumps
+    from .progress import ProgressBar
+    from .variants import get_variant
+
+    v = get_variant(variant)
+    seat = _seat_arg(seat)
+    if seat == "all":
+        raise WantitError("a best response is one seat's: give --seat N (wantit tune answers for every seat)")
+    with ProgressBar(1, "rounds") as progress:
+        result = run(variant, list(param_items), players=players, seat=seat, field=_policy_specs(policy_items),
+                     rules=_key_values(rule_items, "--rule"), seed=seed, deals=deals, candidates=candidates,
+                     validate=validate, game_settings=_game_settings(v, game_settings), threads=threads,
+                     workers=workers, scheduler=scheduler, results=results_root, run_id=run_id,
+                     progress=progress, command=_command_line())
+    if fmt == "json":
+        click.echo(dumps(result.to_json()))
+    elif fmt == "csv":
+        click.echo(result.candidates.to_csv(index=False), nl=False)
+    else:
+        click.echo(result.format_table())
+
+
+@cli.command()
+@click.argument("variant")
+@click.option("--param", "param_items", multiple=True, metavar="NAME=LOW:HIGH|LOW:HIGH:STEP|a,b,c",
+              help="A parameter to tune; repeatable (default: every parameter that shapes play).")
+@click.option("--players", "-n", type=int, default=None, help="Number of players (default: the variant's).")
+@click.option("--start", default=None, metavar="PRESET[:k=v,...]", help="The field tuning starts from.")
+@click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE", help="A rules option; repeatable.")
+@click.option("--seed", "-s", type=int, default=0, show_default=True)
+@click.option("--deals", "-d", type=int, default=2_000, show_default=True,
+              help="First-round deals of each best response's race.")
+@click.option("--candidates", type=int, default=32, show_default=True, help="Candidates each best response races.")
+@click.option("--validate", type=int, default=50_000, show_default=True,
+              help="Fresh deals each answer's gain is measured on.")
+@click.option("--tolerance", type=float, default=0.01, show_default=True,
+              help="A gain counts when its 95% interval lies above this (antes a deal; Selection: share of wins).")
+@click.option("--iterations", type=int, default=8, show_default=True)
+@click.option("--save", is_flag=True, help="Save the result as the variant's tuned preset for this player count.")
+@click.option("--threads", type=int, default=None, help="Numba threads in-process (default: all).")
+@click.option("--workers", type=int, default=None, help="Run on a local Dask cluster of N processes.")
+@click.option("--scheduler", default=None, metavar="ADDRESS", help="Run on the Dask cluster at ADDRESS.")
+@click.option("--results", "results_root", default="results", show_default=True, type=click.Path())
+@click.option("--run-id", default=None, help="The run's folder name (default: the kind and the time).")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@_game_option_flags
+def tune(variant, param_items, players, start, rule_items, seed, deals, candidates, validate, tolerance, iterations,
+         save, threads, workers, scheduler, results_root, run_id, fmt, **game_settings):
+    """Iterated best response: every seat alike answers a field of the current
+    parameters until no answer gains beyond the noise; prints what a seat could
+    still gain by deviating (exploitability) and, with --save, makes the result
+    the variant's tuned preset (--policy all=tuned) for this player count.
+
+    \b
+    e.g. wantit tune do_ya -n 5
+         wantit tune anaconda -n 7 --param aim=0,1,2 --param spite_weight=0:3 --save
+    """
+    from .best_response import dumps, tune as run
+    from .progress import ProgressBar
+    from .variants import get_variant
+
+    v = get_variant(variant)
+    with ProgressBar(iterations, "iterations") as progress:
+        result = run(variant, list(param_items), players=players, start=start, rules=_key_values(rule_items, "--rule"),
+                     seed=seed, deals=deals, candidates=candidates, validate=validate, tolerance=tolerance,
+                     iterations=iterations, game_settings=_game_settings(v, game_settings), threads=threads,
+                     workers=workers, scheduler=scheduler, results=results_root, run_id=run_id, save=save,
+                     progress=progress, command=_command_line())
+    click.echo(dumps(result.to_json()) if fmt == "json" else result.format_table())
+
+
 @cli.command()
 def warmup():
     """Compile every kernel once so later commands start fast (numba's cache)."""

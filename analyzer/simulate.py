@@ -46,7 +46,14 @@ SEAT_COLUMNS = {
 
 def seat_policies(variant: Variant, players: int, policies) -> list:
     """One policy spec per seat from ``None`` (the default), a spec for everyone,
-    a list (one per seat), or a dict ``{seat or "all": spec}``."""
+    a list (one per seat), or a dict ``{seat or "all": spec}``. A ``tuned`` spec is
+    made explicit for ``players`` (``analyzer.presets``)."""
+    from .presets import resolve
+
+    return [resolve(variant, players, spec) for spec in _seat_specs(variant, players, policies)]
+
+
+def _seat_specs(variant, players, policies):
     if policies is None or isinstance(policies, str):
         return [policies] * players
     if isinstance(policies, dict) and not ({"preset"} & set(policies)) and all(

@@ -100,6 +100,14 @@ def grid_points(grid):
     return [dict(zip(names, combo)) for combo in itertools.product(*(values for _, values in grid))]
 
 
+def settings_points(settings):
+    """The points a sweep's settings play: an explicit list (a best response's
+    candidates), else every combination of the grid."""
+    if settings.get("points") is not None:
+        return [dict(p) for p in settings["points"]]
+    return grid_points(settings["grid"])
+
+
 # ---------------------------------------------------------------- settings
 
 
@@ -202,7 +210,7 @@ def _prepared(settings_json):
     v = get_variant(settings["variant"])
     n = settings["players"]
     out = []
-    for point in grid_points(settings["grid"]):
+    for point in settings_points(settings):
         inp = v.inputs(n, policies=point_specs(settings, point), rules=settings["rules"],
                        **settings["game_settings"])
         out.append((inp, new_state(inp, dealer=0 if v.kind == "scored" else n - 1)))
@@ -256,6 +264,7 @@ def chunk_sums(settings_json, index, threads=None):
     v, prepared = _prepared(settings_json)
     first = index * settings["chunk"]
     count = min(settings["chunk"], settings["deals"] - first)
+    first += settings.get("first", 0)  # a later stretch of the same streams (a best response's rounds)
     ref = settings["reference"]
     with numba_threads(threads):
         units = [None] * len(prepared)
@@ -288,7 +297,7 @@ class SweepSums:
         if self.sums is None:
             v = get_variant(self.settings["variant"])
             width = len(metric_names(v)) * self.settings["players"]
-            self.sums = [[[0] * width for _ in range(4)] for _ in grid_points(self.settings["grid"])]
+            self.sums = [[[0] * width for _ in range(4)] for _ in settings_points(self.settings)]
 
     @property
     def deals(self):
@@ -417,7 +426,7 @@ def sweep_table(sums):
     scales = metric_scales(v, settings)
     n_seats = settings["players"]
     d = sums.deals
-    points = grid_points(settings["grid"])
+    points = settings_points(settings)
     rows = []
     for p, point in enumerate(points):
         x1, x2, d1, d2 = sums.sums[p]

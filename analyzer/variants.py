@@ -174,7 +174,7 @@ class Variant:
         for o in self.options:
             lines.append(f"    {o.name} = {o.default}  [{o.allowed()}]  {o.meaning} ({o.clause})")
         lines += [f"    ({note})" for note in self.notes]
-        lines.append(f"  policies (--policy SEAT=PRESET[:k=v,...]); presets: {', '.join(self.presets)}; "
+        lines.append(f"  policies (--policy SEAT=PRESET[:k=v,...]); presets: {', '.join(self.preset_names)}; "
                      f"default {self.default_policy}")
         for p in self.params:
             lines.append(f"    {p.name} = {p.default:g}  [{p.low:g}..{p.high:g}]  {p.meaning}")
@@ -230,6 +230,13 @@ class Variant:
                 vec[o.index] = o.encode(chosen[o.name])
         return vec
 
+    @property
+    def preset_names(self) -> list:
+        """The presets, and ``tuned`` where ``wantit tune`` has saved one."""
+        from .presets import has_tuned
+
+        return [*self.presets, *(["tuned"] if has_tuned(self.name) else [])]
+
     def policy_values(self, spec=None) -> dict:
         """Parameter values of a policy spec: a preset name, a dict of overrides
         (on the default preset, or on ``{"preset": name}``), or ``"name:k=v,k=v"``."""
@@ -250,8 +257,13 @@ class Variant:
             spec = {"preset": name.strip() or self.default_policy, **overrides}
         spec = dict(spec)
         preset = spec.pop("preset", self.default_policy)
+        if preset == "tuned":  # the tuned values at the variant's default player count
+            from .presets import tuned_values
+
+            base = tuned_values(self.name, self.default_players)
+            return self.policy_values({**base, **spec})
         if preset not in self.presets:
-            raise WantitError(f"{self.name} has no policy {preset!r}; presets are: {', '.join(self.presets)}")
+            raise WantitError(f"{self.name} has no policy {preset!r}; presets are: {', '.join(self.preset_names)}")
         values = {p.name: p.default for p in self.params}
         values.update(self.presets[preset])
         for key, value in spec.items():

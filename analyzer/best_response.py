@@ -1,0 +1,489 @@
+"""Best responses: the policy parameters that maximise one seat's result against a
+field, found by racing candidates on common random numbers (successive halving),
+then measured afresh; and iterated best response, a field tuned until no seat's
+deviation gains beyond the noise.
+
+Every race round plays the surviving candidates on the same new stretch of deals
+(stream ``(seed, i)`` for the round's ``i``), so candidates are compared deal by
+deal; each round keeps the better half and doubles the deals. The winner is then
+measured against the seat's own (field) parameters on deals no round used, so the
+gain it reports is not flattered by having been picked as the best of many.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .errors import WantitError
+from .runs import check_seed, whole
+from .sweep import PRIMARY, Z95, _mean_se, field_specs, metric_names, metric_scales, parse_values, run_sweep
+from .variants import get_variant
+
+MAX_CANDIDATES = 4096
+CHECK_FACTOR = 4  # after an answer that gains nothing, the next races this many times the candidates
+
+
+def parse_space(items, variant):
+    """``["take_threshold=0:1", "aim=0,2"]`` -> ``[(name, kind, values)]``: kind
+    ``"range"`` (``LOW:HIGH``, drawn at random; whole numbers for an integer
+    parameter) or ``"values"`` (``LOW:HIGH:STEP`` or ``a,b,c``, as for a sweep)."""
+    v = get_variant(variant)
+    if not items:
+        names = ", ".join(p.name for p in v.params)
+        raise WantitError(f"give at least one --param NAME=LOW:HIGH or NAME=a,b,c; {v.name}'s parameters: {names}")
+    space, seen = [], set()
+    pairs = items.items() if isinstance(items, dict) else (
+        i if isinstance(i, (tuple, list)) else str(i).partition("=")[::2] for i in items)
+    for name, text in pairs:
+        name = name.strip()
+        p = v.param(name)
+        if name in seen:
+            raise WantitError(f"--param {name} is given twice")
+        seen.add(name)
+        if isinstance(text, (list, tuple)):
+            kind, values = "values", [float(x) for x in text]
+        elif str(text).count(":") == 1:
+            try:
+                lo, hi = (float(x) for x in str(text).split(":"))
+            except ValueError:
+                raise WantitError(f"--param {name}={text!r}: give LOW:HIGH, LOW:HIGH:STEP or a,b,c") from None
+            if not (math.isfinite(lo) and math.isfinite(hi) and hi > lo):
+                raise WantitError(f"--param {name}={text}: a range LOW:HIGH needs HIGH > LOW")
+            kind, values = "range", [lo, hi]
+        else:
+            kind, values = "values", parse_values(text, name)
+        for x in values:
+            if not p.low <= x <= p.high:
+                raise WantitError(f"--param {name}: {x:g} is out of range {p.low:g}..{p.high:g}")
+            if p.integer and kind == "values" and not float(x).is_integer():
+                raise WantitError(f"--param {name}: {x:g} must be a whole number")
+        space.append((name, kind, values))
+    return space
+
+
+# The space ``wantit tune`` searches when no --param is given: every parameter that
+# shapes play, over the range where play changes (the thresholds' full ranges,
+# +-1e6, only reach always / never), and none of the baselines' switches.
+TUNE_SPACE = {
+    "selection_rejection": ["aim=0,1,2", "take_threshold=-0.5:3", "low_max=5:13", "deny_weight=0:3",
+                            "adaptive_low_count=0:7", "draw_weight=0:3", "declare_low_top=0:14",
+                            "declare_both_category=1:13"],
+    "do_ya": ["aim=0,1,2", "take_threshold=-0.5:3", "pool_threshold=-0.5:3", "low_max=5:13", "deny_weight=0:3",
+              "adaptive_low_count=0:7", "draw_weight=0:3", "declare_low_top=0:14", "declare_both_category=1:13"],
+    "anaconda": ["aim=0,1,2", "low_max=5:13", "adaptive_low_count=0:7", "draw_weight=0:3", "declare_low_top=0:14",
+                 "declare_both_category=1:13", "spite_weight=0:3", "hide_rule=0,1"],
+    "train_wreck": ["pay_threshold=-1:2", "fee_weight=0:2", "deny_weight=0:3", "draw_weight=0:3", "steal_aim=0:1"],
+    "selection": ["par_weight=0:3", "keep_min=11:25", "low_cap=11:125", "reaim=0,1"],
+}
+LOCAL_SHARE = 0.5  # of the drawn candidates, the share drawn near the current parameters
+LOCAL_WIDTH = 0.15  # a local draw's spread, as a share of the range
+
+
+def candidates_of(space, count, seed, variant, around=None):
+    """The candidate points: every combination when the space is all value lists
+    and has at most ``count`` of them, else ``count`` distinct points drawn at
+    random (ranges uniformly, lists by choice) from a stream of ``seed``."""
+    import itertools
+
+    v = get_variant(variant)
+    names = [name for name, _, _ in space]
+    if all(kind == "values" for _, kind, _ in space):
+        points = [dict(zip(names, c)) for c in itertools.product(*(values for _, _, values in space))]
+        if len(points) <= count:
+            return points
+    rng = np.random.default_rng([check_seed(seed), 0xB357])
+    points, seen = [], set()
+    for draw in range(count * 20):
+        local = around is not None and draw % 2 == 1 and rng.random() < 2 * LOCAL_SHARE
+        point = {}
+        for name, kind, values in space:
+            if kind == "range":
+                lo, hi = values
+                if local:  # near the current value: most gains are small steps
+                    x = float(np.clip(rng.normal(float(around[name]), LOCAL_WIDTH * (hi - lo)), lo, hi))
+                else:
+                    x = float(rng.uniform(lo, hi))
+                x = float(round(x)) if v.param(name).integer else round(x, 4)
+            elif local and rng.random() < 0.75:
+                x = float(around[name]) if float(around[name]) in values else float(rng.choice(values))
+            else:
+                x = float(values[int(rng.integers(len(values)))])
+            point[name] = x
+        key = tuple(point.values())
+        if key not in seen:
+            seen.add(key)
+            points.append(point)
+        if len(points) == count:
+            break
+    return points
+
+
+@dataclass
+class BestResponse:
+    """``candidates``: each candidate's parameters, the last round it raced in, its
+    deals, ev (the seat's primary metric), ev_se, and its difference from the seat's
+    own parameters (diff, diff_se) on the same deals. ``winner``: the parameters
+    found; ``validation``: winner against own parameters on fresh deals (gain,
+    gain_se, ev, ev_se, own_ev, own_ev_se, deals)."""
+
+    candidates: object
+    winner: dict
+    validation: dict
+    settings: dict
+    meta: dict
+    folder: Path = None
+    files: list = field(default_factory=list)
+
+    @property
+    def gain(self):
+        return self.validation["gain"]
+
+    @property
+    def gain_se(self):
+        return self.validation["gain_se"]
+
+    def format_table(self):
+        from .text import fit_frame, wrap_line
+
+        s, m, val = self.settings, self.meta, self.validation
+        v = get_variant(s["variant"])
+        p = PRIMARY[v.kind]
+        lines = wrap_line(f"{v.title}, {s['players']} players, seed {s['seed']}: best response of seat {s['seat']} "
+                          f"against the field ({'; '.join(_spec(v, x) for x in s['field'])})")
+        lines += wrap_line(f"{m['candidates']} candidates raced in {m['rounds']} rounds (each round the better "
+                           f"half, twice the {v.unit}: {', '.join(f'{d:,}' for d in m['round_deals'])}), "
+                           f"{m['deals_played']:,} {v.unit} in all, {m['seconds']:.1f} s")
+        top = self.candidates.sort_values(["round", "diff"], ascending=False).head(8)
+        shown = top.drop(columns=["candidate"]).copy()
+        lines += ["", "the last candidates standing (diff: from the seat's own parameters, same deals):",
+                  fit_frame(shown, ["round"], float_format=lambda x: f"{x:.4f}")]
+        names = [name for name, _, _ in s["space"]]
+        found = ", ".join(f"{k}={self.winner[k]:g}" for k in names)
+        own = ", ".join(f"{k}={s['field'][s['seat']][k]:g}" for k in names)
+        verdict = ("gains beyond the noise" if val["gain"] - Z95 * val["gain_se"] > 0 else
+                   "no gain the fresh deals can tell from noise")
+        lines += [""] + wrap_line(f"best response: {found} (own: {own})")
+        lines += wrap_line(f"measured afresh on {val['deals']:,} other {v.unit}: {p} {val['ev']:+.4f} +/- "
+                           f"{Z95 * val['ev_se']:.4f} against {val['own_ev']:+.4f} +/- {Z95 * val['own_ev_se']:.4f} "
+                           f"with its own; gain {val['gain']:+.4f} +/- {Z95 * val['gain_se']:.4f} (95%): {verdict}")
+        if self.folder is not None:
+            lines += wrap_line(f"written to {self.folder}/: {', '.join(self.files)}")
+        return "\n".join(lines)
+
+    def to_json(self):
+        return {"settings": self.settings, "meta": self.meta, "winner": self.winner, "validation": self.validation,
+                "candidates": self.candidates.to_dict(orient="records"),
+                "folder": None if self.folder is None else str(self.folder)}
+
+
+def _spec(v, spec):
+    preset = v.policy_values(spec["preset"])
+    changed = [f"{k}={x:g}" for k, x in spec.items() if k != "preset" and x != preset[k]]
+    return spec["preset"] + (":" + ",".join(changed) if changed else "")
+
+
+def best_response(variant, space, players=None, seat=0, field=None, rules=None, seed=0, deals=2_000,
+                  candidates=32, validate=50_000, game_settings=None, threads=None, workers=None, scheduler=None,
+                  results="results", run_id=None, write=True, progress=None, command=None):
+    """The parameters in ``space`` (see ``parse_space``; default ``TUNE_SPACE``, every
+    parameter that shapes play) that maximise ``seat``'s
+    result (ev in antes; Selection: its share of the wins) against ``field``.
+
+    ``candidates`` points (all combinations of value lists when there are no more)
+    race on common random numbers: round 0 plays each on ``deals`` deals, every
+    later round the better half on twice as many new ones, until one is left. The
+    seat's own parameters always race too. The winner and the seat's own parameters
+    are then played on ``validate`` deals no round used.
+    """
+    v = get_variant(variant)
+    n = v.default_players if players is None else whole(players, "players")
+    v.check_table(n, rules)
+    seat = whole(seat, "seat")
+    if not 0 <= seat < n:
+        raise WantitError(f"seat {seat} is not at a {n}-player table (seats 0..{n - 1})")
+    for value, what, low in ((deals, "deals", 1), (candidates, "candidates", 1), (validate, "validate", 2)):
+        if not low <= whole(value, what) <= (MAX_CANDIDATES if what == "candidates" else 10**12):
+            raise WantitError(f"{what} must be at least {low}" + (f" and at most {MAX_CANDIDATES}"
+                                                                  if what == "candidates" else ""))
+    seed = check_seed(seed)
+    space = parse_space(space or TUNE_SPACE[v.name], v)
+    specs = field_specs(v, n, field)
+    v.rules_vector(rules)
+    own = {name: specs[seat][name] for name, _, _ in space}
+    pool = [own] + [c for c in candidates_of(space, int(candidates), seed, v, around=own) if c != own]
+    base = {"kind": "sweep", "variant": v.name, "players": n, "seat": seat, "field": specs, "grid": [],
+            "rules": {k: str(x) for k, x in (rules or {}).items()},
+            "game_settings": {k: str(x) for k, x in (game_settings or {}).items()}, "seed": seed, "reference": 0}
+    settings = {"kind": "best_response", "variant": v.name, "players": n, "seat": seat, "field": specs,
+                "space": [[name, kind, values] for name, kind, values in space], "rules": base["rules"],
+                "game_settings": base["game_settings"], "seed": seed, "deals": int(deals),
+                "candidates": int(candidates), "validate": int(validate)}
+    folder = _folder(results, v, run_id, write)
+    k = metric_names(v).index(PRIMARY[v.kind]) * n + seat
+    scale = metric_scales(v, base)[metric_names(v).index(PRIMARY[v.kind])]
+    sums = [[0, 0, 0, 0, 0] for _ in pool]  # x, x2, d, d2, deals
+    last_round = [0] * len(pool)
+    alive = list(range(len(pool)))
+    offset, n_deals, rounds, round_deals = 0, int(deals), 0, []
+    started = time.perf_counter()
+    while True:
+        racing = [0] + [c for c in alive if c != 0]  # own parameters first: the reference
+        stage = {**base, "points": [pool[c] for c in racing], "first": offset, "deals": n_deals,
+                 "chunk": min(n_deals, 20_000)}
+        part, interrupted, _ = run_sweep(stage, None, threads, workers, scheduler)
+        if interrupted:
+            raise KeyboardInterrupt
+        for slot, c in enumerate(racing):
+            x1, x2, d1, d2 = (part.sums[slot][j][k] for j in range(4))
+            sums[c] = [sums[c][0] + x1, sums[c][1] + x2, sums[c][2] + d1, sums[c][3] + d2, sums[c][4] + n_deals]
+            last_round[c] = rounds
+        offset += n_deals
+        round_deals.append(n_deals)
+        rounds += 1
+        if progress is not None:
+            progress(rounds, rounds + max(math.ceil(math.log2(max(len(alive), 1))), 0))
+        if len(alive) == 1:
+            break
+        # Everyone alive played the same deals: rank by the mean difference from own.
+        alive.sort(key=lambda c: (-sums[c][2] / sums[c][4], c))
+        alive = alive[:math.ceil(len(alive) / 2)]
+        n_deals *= 2
+    winner = alive[0]
+    final = {**base, "points": [pool[0], pool[winner]], "first": offset, "deals": int(validate),
+             "chunk": min(int(validate), 20_000)}
+    check, interrupted, _ = run_sweep(final, None, threads, workers, scheduler)
+    if interrupted:
+        raise KeyboardInterrupt
+    own_ev, own_se = _mean_se(check.sums[0][0][k], check.sums[0][1][k], int(validate), scale)
+    ev, ev_se = _mean_se(check.sums[1][0][k], check.sums[1][1][k], int(validate), scale)
+    gain, gain_se = _mean_se(check.sums[1][2][k], check.sums[1][3][k], int(validate), scale)
+    validation = {"ev": ev, "ev_se": ev_se, "own_ev": own_ev, "own_ev_se": own_se, "gain": gain, "gain_se": gain_se,
+                  "deals": int(validate), "first_deal": offset}
+    meta = {"candidates": len(pool), "rounds": rounds, "round_deals": round_deals,
+            "deals_played": sum(s[4] for s in sums) + 2 * int(validate),
+            "seconds": round(time.perf_counter() - started, 3),
+            "executor": (f"dask {scheduler}" if scheduler else f"dask local, {workers} workers" if workers
+                         else "in-process")}
+    result = BestResponse(_candidate_table(pool, sums, last_round, scale, space), dict(pool[winner]), validation,
+                          settings, meta, folder)
+    if write:
+        _write(result, command)
+    return result
+
+
+def _candidate_table(pool, sums, last_round, scale, space):
+    import pandas as pd
+
+    rows = []
+    for c, point in enumerate(pool):
+        x1, x2, d1, d2, d = sums[c]
+        ev, ev_se = _mean_se(x1, x2, d, scale)
+        diff, diff_se = _mean_se(d1, d2, d, scale)
+        rows.append({"candidate": c, **{name: point[name] for name, _, _ in space}, "own": c == 0,
+                     "round": last_round[c], "deals": d, "ev": ev, "ev_se": ev_se, "diff": diff, "diff_se": diff_se})
+    return pd.DataFrame(rows)
+
+
+def _folder(results, v, run_id, write, kind="best-response"):
+    from . import results as R
+
+    if not write:
+        return None
+    folder = R.run_folder(results, v.name, run_id, kind)
+    if (folder / R.RUN).exists():
+        raise WantitError(f"{folder} already holds a run; give another --run-id")
+    return folder
+
+
+def _write(result, command):
+    from . import results as R
+
+    R.make_folder(result.folder)
+    files = R.write_table(result.folder, "candidates", result.candidates)
+    files.append(_race_chart(result))
+    run = {"kind": "best_response", "settings": result.settings, "meta": result.meta, "winner": result.winner,
+           "validation": result.validation, "files": files, **R.provenance(),
+           "written": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    if command is not None:
+        run["command"] = command
+    R.write_json(result.folder / R.RUN, run)
+    result.files = [*files, R.RUN]
+
+
+def _race_chart(result):
+    """Each candidate's difference from the seat's own parameters with its 95%
+    interval, over the deals it raced: the race as it was run."""
+    from .charts import SIZE, _pyplot, _save
+
+    s = result.settings
+    v = get_variant(s["variant"])
+    t = result.candidates
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=SIZE)
+    for r in sorted(t["round"].unique()):
+        part = t[t["round"] == r]
+        ax.errorbar(part.deals, part["diff"], yerr=Z95 * part.diff_se, fmt="o", capsize=2, markersize=4,
+                    label=f"out after round {r}" if r < t["round"].max() else "raced to the end")
+    ax.axhline(0, color="black", linewidth=0.6)
+    ax.set_xscale("log")
+    ax.set_xlabel(f"{v.unit} raced (log scale)")
+    ax.set_ylabel(f"{PRIMARY[v.kind]} minus own parameters'")
+    ax.set_title(f"{v.title}, {s['players']} players: best response of seat {s['seat']}\n"
+                 f"{len(t)} candidates, gain {result.gain:+.4f} +/- {Z95 * result.gain_se:.4f} on "
+                 f"{result.validation['deals']:,} fresh {v.unit}", fontsize=10)
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    return _save(fig, result.folder, "race.png")
+
+
+def _json_default(x):
+    return float(x) if isinstance(x, np.floating) else int(x) if isinstance(x, np.integer) else str(x)
+
+
+def dumps(obj):
+    return json.dumps(obj, indent=2, default=_json_default)
+
+
+# ---------------------------------------------------------------- iterated best response
+
+
+@dataclass
+class Tuning:
+    """``steps``: per iteration the field's parameters, the best response found
+    against it, its gain with gain_se, and whether it was taken; ``tuned``: the
+    parameters every seat ends on; ``exploitability``: what the last best response
+    gained against them (gain, gain_se), the most a seat was found to gain by
+    deviating within the space."""
+
+    steps: object
+    tuned: dict
+    exploitability: dict
+    settings: dict
+    meta: dict
+    folder: Path = None
+    files: list = field(default_factory=list)
+
+    def format_table(self):
+        from .text import fit_frame, wrap_line
+
+        s, m, e = self.settings, self.meta, self.exploitability
+        v = get_variant(s["variant"])
+        lines = wrap_line(f"{v.title}, {s['players']} players, seed {s['seed']}: iterated best response over "
+                          f"{', '.join(name for name, _, _ in s['space'])}, every seat alike, from "
+                          f"{_spec(v, s['start'])}; {m['iterations']} iterations, {m['seconds']:.1f} s")
+        names = [name for name, _, _ in s["space"]]
+        shown = self.steps[["iteration", "candidates", "gain"]].copy()
+        shown["gain 95%"] = [f"{g - Z95 * e:+.4f}..{g + Z95 * e:+.4f}" for g, e in zip(self.steps.gain,
+                                                                                     self.steps.gain_se)]
+        shown["taken"] = ["yes" if t else "no" for t in self.steps.taken]
+        lines.append(fit_frame(shown, ["iteration"], float_format=lambda x: f"{x:+.4f}"))
+        for _, row in self.steps.iterrows():
+            changed = ", ".join(f"{k}={row[f'answer_{k}']:g}" for k in names if row[f"answer_{k}"] != row[f"field_{k}"])
+            lines += wrap_line(f"  answer {int(row.iteration)}: {changed or '(the field parameters themselves)'}")
+        found = ", ".join(f"{k}={x:g}" for k, x in self.tuned.items())
+        state = ("converged: two answers in a row, the second racing more candidates, gained nothing beyond the "
+                 "noise" if m["converged"] else f"stopped after {m['iterations']} iterations, not converged")
+        lines += [""] + wrap_line(f"tuned ({state}): {found}")
+        lines += wrap_line(f"exploitability: a seat deviating within the space gains {e['gain']:+.4f} +/- "
+                           f"{Z95 * e['gain_se']:.4f} {'antes a deal' if v.kind == 'pot' else 'of the wins'} "
+                           f"(95%, on {e['deals']:,} fresh {v.unit}; noise threshold {s['tolerance']:g})")
+        if m.get("saved"):
+            lines += wrap_line(f"saved as the tuned preset for {s['players']} players in {m['saved']}")
+        if self.folder is not None:
+            lines += wrap_line(f"written to {self.folder}/: {', '.join(self.files)}")
+        return "\n".join(lines)
+
+    def to_json(self):
+        return {"settings": self.settings, "meta": self.meta, "tuned": self.tuned,
+                "exploitability": self.exploitability, "steps": self.steps.to_dict(orient="records"),
+                "folder": None if self.folder is None else str(self.folder)}
+
+
+def tune(variant, space, players=None, start=None, rules=None, seed=0, deals=2_000, candidates=32, validate=50_000,
+         tolerance=0.01, iterations=8, game_settings=None, threads=None, workers=None, scheduler=None,
+         results="results", run_id=None, write=True, save=False, progress=None, command=None):
+    """Iterated best response with every seat alike: from ``start`` (a policy spec,
+    default the variant's default policy), seat 0 answers a field of the current
+    parameters (``best_response``); when the answer gains more than ``tolerance``
+    beyond its 95% interval, every seat takes it, and the next iteration answers
+    that. It stops when no answer gains beyond the noise (converged), or after
+    ``iterations``.
+
+    With the dealer rotating, every seat sits in every position equally often, so
+    a field of one set of parameters is the same to every seat: seat 0's best
+    response is each seat's, and the tuned parameters are one preset.
+    ``save``: write them to the package's tuned presets (``analyzer/data/tuned.json``).
+    """
+    v = get_variant(variant)
+    n = v.default_players if players is None else whole(players, "players")
+    try:
+        tolerance = float(tolerance)
+    except (TypeError, ValueError):
+        tolerance = math.nan
+    if not (tolerance >= 0 and math.isfinite(tolerance)):
+        raise WantitError(f"tolerance must be a non-negative number, not {tolerance!r}")
+    if not 1 <= whole(iterations, "iterations") <= 100:
+        raise WantitError("iterations must be 1..100")
+    space = parse_space(space or TUNE_SPACE[v.name], v)
+    current = {k: x for k, x in field_specs(v, n, start)[0].items()}
+    first_values = dict(current)
+    steps, started = [], time.perf_counter()
+    folder = _folder(results, v, run_id, write, kind="tune")
+    converged, last = False, None
+    searched = [(name, values if kind == "values" else f"{values[0]}:{values[1]}") for name, kind, values in space]
+    check = False  # the last answer gained nothing: this one races CHECK_FACTOR times the candidates
+    for it in range(int(iterations)):
+        answer = best_response(v.name, searched, players=n, seat=0, field={"all": current}, rules=rules,
+                               seed=seed + it, deals=deals, candidates=candidates * (CHECK_FACTOR if check else 1),
+                               validate=validate, game_settings=game_settings, threads=threads, workers=workers,
+                               scheduler=scheduler, write=False)
+        last = answer
+        taken = answer.gain - Z95 * answer.gain_se > tolerance
+        steps.append({"iteration": it, "candidates": answer.meta["candidates"], "gain": answer.gain,
+                      "gain_se": answer.gain_se, "taken": taken,
+                      **{f"field_{k}": current[k] for k, _, _ in space},
+                      **{f"answer_{k}": answer.winner[k] for k, _, _ in space}})
+        if progress is not None:
+            progress(it + 1, int(iterations))
+        if taken:
+            current = {**current, **answer.winner}
+            check = False
+        elif check:
+            converged = True  # two answers, the second a wider search, found nothing beyond the noise
+            break
+        else:
+            check = True
+    import pandas as pd
+
+    tuned = {name: current[name] for name, _, _ in space}
+    settings = {"kind": "tune", "variant": v.name, "players": n, "start": first_values,
+                "space": [[name, kind, values] for name, kind, values in space],
+                "rules": {k: str(x) for k, x in (rules or {}).items()},
+                "game_settings": {k: str(x) for k, x in (game_settings or {}).items()}, "seed": check_seed(seed),
+                "deals": int(deals), "candidates": int(candidates), "validate": int(validate),
+                "tolerance": tolerance, "iterations": int(iterations)}
+    exploit = {"gain": last.gain, "gain_se": last.gain_se, "deals": last.validation["deals"],
+               "answer": last.winner}
+    meta = {"iterations": len(steps), "converged": converged, "seconds": round(time.perf_counter() - started, 3)}
+    result = Tuning(pd.DataFrame(steps), tuned, exploit, settings, meta, folder)
+    if save:
+        from .presets import save_tuned
+
+        meta["saved"] = str(save_tuned(v.name, n, {**tuned, "preset": current["preset"]}, exploit, settings))
+    if write:
+        from . import results as R
+
+        R.make_folder(folder)
+        files = R.write_table(folder, "steps", result.steps)
+        R.write_json(folder / R.RUN, {"kind": "tune", "settings": settings, "meta": meta, "tuned": tuned,
+                                      "exploitability": exploit, "files": files, **R.provenance(),
+                                      "command": command,
+                                      "written": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
+        result.files = [*files, R.RUN]
+    return result

@@ -1,0 +1,83 @@
+"""The tuned presets: policy parameters found by ``wantit tune`` (iterated best
+response) per variant and player count, shipped as data (``analyzer/data/tuned.json``)
+and named ``tuned`` wherever a policy is given.
+
+A table of a player count that was not tuned takes the nearest tuned count (the
+fewer players on a tie); a variant with no tuned entry has no ``tuned`` preset."""
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from .errors import WantitError
+
+TUNED_FILE = Path(__file__).parent / "data" / "tuned.json"
+TUNED = "tuned"
+
+
+@lru_cache(maxsize=1)
+def _load(path=TUNED_FILE):
+    if not Path(path).exists():
+        return {}
+    return json.loads(Path(path).read_text())
+
+
+def tuned_entry(variant, players):
+    """``(players tuned, entry)`` for ``variant`` at the count nearest ``players``, or
+    ``(None, None)`` when the variant has none. ``entry``: ``values`` (the preset it
+    starts from and the tuned parameters), ``exploitability``, ``settings``."""
+    entries = _load().get(variant, {})
+    if not entries:
+        return None, None
+    counts = sorted(int(k) for k in entries)
+    nearest = min(counts, key=lambda c: (abs(c - int(players)), c))
+    return nearest, entries[str(nearest)]
+
+
+def has_tuned(variant):
+    return bool(_load().get(variant))
+
+
+def tuned_values(variant, players):
+    """The tuned preset's values (``{"preset": base, param: value}``) at ``players``."""
+    _, entry = tuned_entry(variant, players)
+    if entry is None:
+        raise WantitError(f"{variant} has no tuned preset yet: run wantit tune {variant} --save")
+    return dict(entry["values"])
+
+
+def resolve(v, players, spec):
+    """``spec`` with a ``tuned`` preset (by name, ``"tuned:k=v"`` or a dict) made
+    explicit for ``players``: the tuned values, then the spec's own overrides."""
+    if spec is None:
+        spec = v.default_policy
+    if isinstance(spec, str):
+        name, _, rest = spec.partition(":")
+        if name.strip() != TUNED:
+            return spec
+        overrides = {}
+        for item in filter(None, (x.strip() for x in rest.split(","))):
+            key, eq, value = item.partition("=")
+            if not eq:
+                raise WantitError(f"policy setting {item!r} should look like name=value")
+            if key.strip() in overrides:
+                raise WantitError(f"policy {spec!r} sets {key.strip()} twice")
+            overrides[key.strip()] = value.strip()
+        return {**tuned_values(v.name, players), **overrides}
+    if isinstance(spec, dict) and spec.get("preset") == TUNED:
+        return {**tuned_values(v.name, players), **{k: x for k, x in spec.items() if k != "preset"}}
+    return spec
+
+
+def save_tuned(variant, players, values, exploitability, settings, path=TUNED_FILE):
+    """Write (or replace) the tuned entry of ``variant`` at ``players``; returns the path."""
+    from .results import write_json
+
+    data = dict(_load(path)) if Path(path).exists() else {}
+    data.setdefault(variant, {})[str(int(players))] = {
+        "values": {k: (x if k == "preset" else float(x)) for k, x in sorted(values.items())},
+        "exploitability": exploitability, "settings": settings}
+    data[variant] = dict(sorted(data[variant].items(), key=lambda kv: int(kv[0])))
+    write_json(path, dict(sorted(data.items())))
+    _load.cache_clear()
+    return Path(path)
