@@ -1,0 +1,93 @@
+"""Best responses and iterated best response: each finds what a brute-force sweep
+finds, and the tuned field it stops at gains nothing to any tested deviation."""
+
+import json
+
+import pytest
+
+import analyzer.presets as presets
+from analyzer.best_response import best_response, candidates_of, parse_space, tune
+from analyzer.errors import WantitError
+from analyzer.simulate import seat_policies
+from analyzer.sweep import Z95, sweep
+from analyzer.variants import get_variant
+
+THRESHOLDS = [0.0, 0.2, 0.5, 1.0, 2.0]
+
+
+def test_the_race_finds_the_brute_force_optimum_of_one_parameter():
+    """Do Ya, seat 0's take_threshold against the heuristic field: a sweep of every
+    value on 20,000 deals finds the best by a margin far beyond its noise; the race,
+    on a twentieth of the deals per candidate at first, finds the same value."""
+    brute = sweep("do_ya", {"take_threshold": THRESHOLDS}, players=4, deals=20_000, seed=11, write=False).summary
+    ranked = brute.sort_values("ev", ascending=False).reset_index(drop=True)
+    best, runner_up = ranked.iloc[0], ranked.iloc[1]
+    assert best["diff"] - runner_up["diff"] > 4 * (best.diff_se + runner_up.diff_se)  # decisive
+    found = best_response("do_ya", {"take_threshold": THRESHOLDS}, players=4, seed=3, deals=1_000,
+                          validate=20_000, write=False)
+    assert found.winner == {"take_threshold": best.take_threshold}
+    assert found.meta["candidates"] == len(THRESHOLDS) + 1  # every value, and the seat's own 0.1
+    assert found.gain - Z95 * found.gain_se > 0
+    # The race doubles the deals each round and halves the field.
+    assert found.meta["round_deals"] == [1_000 * 2**k for k in range(found.meta["rounds"])]
+
+
+def test_anaconda_aiming_high_against_the_heuristic_field_is_found():
+    """The issue's own measurement: against four heuristic seats, 'always aim high'
+    wins about +0.69 antes a deal at five players."""
+    found = best_response("anaconda", ["aim=0,1,2"], players=5, seed=1, deals=1_000, validate=20_000, write=False)
+    assert found.winner == {"aim": 0.0}
+    assert 0.6 < found.gain < 0.8
+
+
+def test_iterated_best_response_stops_where_no_tested_deviation_gains():
+    """Tuning Do Ya's take_threshold over five values: at the end, a sweep of every
+    value for one seat against the tuned field gains nothing beyond the noise."""
+    space = {"take_threshold": THRESHOLDS}
+    tuned = tune("do_ya", space, players=4, seed=2, deals=1_000, validate=20_000, tolerance=0.01, write=False)
+    assert tuned.meta["converged"]
+    assert tuned.exploitability["gain"] - Z95 * tuned.exploitability["gain_se"] <= 0.01
+    field = {"all": {"preset": "heuristic", **tuned.tuned}}
+    check = sweep("do_ya", space, players=4, field=field, deals=20_000, seed=99, write=False).summary
+    assert (check["diff"] - Z95 * check.diff_se <= 0.01).all(), check
+
+
+def test_candidates_are_every_combination_or_distinct_draws_in_range():
+    v = get_variant("sr")
+    space = parse_space(["aim=0,1,2", "deny_weight=0,1"], v)
+    assert len(candidates_of(space, 32, 0, v)) == 6
+    drawn = candidates_of(parse_space(["take_threshold=-0.5:3", "low_max=5:13"], v), 40, 0, v,
+                          around={"take_threshold": 0.1, "low_max": 8})
+    assert len(drawn) == 40 and len({tuple(p.values()) for p in drawn}) == 40
+    assert all(-0.5 <= p["take_threshold"] <= 3 and p["low_max"] in range(5, 14) for p in drawn)
+
+
+@pytest.mark.parametrize("items, message", [
+    (["take_threshold=1:0"], "needs HIGH > LOW"),
+    (["take_threshold=0:x"], "give LOW:HIGH"),
+    (["aim=0:9:1"], "out of range"),
+    (["bogus=0:1"], "no parameter 'bogus'"),
+    (["aim=0,1", "aim=2"], "given twice"),
+])
+def test_a_bad_search_space_is_refused(items, message):
+    with pytest.raises(WantitError, match=message):
+        parse_space(items, "sr")
+
+
+def test_the_tuned_preset_is_the_saved_values_at_the_nearest_player_count(tmp_path, monkeypatch):
+    path = tmp_path / "tuned.json"
+    for n, x in ((3, 0.7), (5, 0.9)):
+        presets.save_tuned("do_ya", n, {"preset": "heuristic", "take_threshold": x}, {"gain": 0.0}, {"n": n},
+                           path=path)
+    saved = json.loads(path.read_text())
+    assert list(saved["do_ya"]) == ["3", "5"]
+    monkeypatch.setattr(presets, "_load", lambda path=path: json.loads(path.read_text()))
+    v = get_variant("do_ya")
+    at = {n: seat_policies(v, n, "tuned")[0] for n in (3, 4, 5, 7)}
+    assert [at[n]["take_threshold"] for n in (3, 4, 5, 7)] == [0.7, 0.7, 0.9, 0.9]  # 4 is nearer 3 on a tie
+    assert seat_policies(v, 5, {"all": "tuned:deny_weight=0"})[2] == {
+        "preset": "heuristic", "take_threshold": 0.9, "deny_weight": "0"}
+    assert v.policy_values(seat_policies(v, 5, "tuned")[0])["take_threshold"] == 0.9
+    assert "tuned" in v.preset_names
+    with pytest.raises(WantitError, match="no tuned preset yet"):
+        seat_policies(get_variant("sr"), 5, "tuned")
