@@ -691,6 +691,33 @@ def tune(variant, param_items, players, start, rule_items, seed, deals, candidat
 
 
 @cli.command()
+@click.option("--results", "results_root", default="results", show_default=True, type=click.Path(),
+              help="Folder the tour writes under (RESULTS/VARIANT/tour/).")
+@click.option("--variant", "variant_items", multiple=True, help="Only this variant; repeatable (default: all five).")
+@click.option("--scale", type=float, default=1.0, show_default=True, help="Multiply every run's deals by this.")
+@click.option("--threads", type=int, default=None, help="Numba threads (default: all).")
+def tour(results_root, variant_items, scale, threads):
+    """The main job on built-in settings, about a minute: for every variant, a sweep
+    of one seat's deciding parameter against the default field (table, chart,
+    run.json) and, for the pot games, how often each hand wins high by the number
+    of players (3, 5, 7); each written under RESULTS/VARIANT/tour/ and summed up here.
+    """
+    from .progress import ProgressBar
+    from .tour import tour as run
+
+    click.echo("wantit tour: a sweep per variant against the default field, and the winning hands by number of "
+               "players", err=True)
+    with ProgressBar(1, "deals") as progress:
+        run(results_root, variants=list(variant_items) or None, scale=scale, threads=threads, progress=progress,
+            say=click.echo)
+    from .text import wrap_line
+
+    for line in wrap_line(f"every table is Parquet and CSV, every run.json plays its sweep again (wantit sweep "
+                          f"--from); the charts are {results_root}/*/tour/*.png"):
+        click.echo(line)
+
+
+@cli.command()
 def warmup():
     """Compile every kernel once so later commands start fast (numba's cache)."""
     import numpy as np
