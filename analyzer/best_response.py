@@ -129,8 +129,9 @@ class BestResponse:
     """``candidates``: each candidate's parameters, the last round it raced in, its
     deals, ev (the seat's primary metric), ev_se, and its difference from the seat's
     own parameters (diff, diff_se) on the same deals. ``winner``: the parameters
-    found; ``validation``: winner against own parameters on fresh deals (gain,
-    gain_se, ev, ev_se, own_ev, own_ev_se, deals)."""
+    found; ``validation``: on fresh deals, the winner against the seat's own
+    parameters (or, when those won the race, the best other candidate: ``measured``,
+    ``own_won``), with gain, gain_se, ev, ev_se, own_ev, own_ev_se, deals."""
 
     candidates: object
     winner: dict
@@ -169,6 +170,10 @@ class BestResponse:
         verdict = ("gains beyond the noise" if val["gain"] - Z95 * val["gain_se"] > 0 else
                    "no gain the fresh deals can tell from noise")
         lines += [""] + wrap_line(f"best response: {found} (own: {own})")
+        if val["own_won"]:
+            other = ", ".join(f"{k}={val['measured'][k]:g}" for k in names)
+            lines += wrap_line(f"the seat's own parameters won the race; the best other candidate, {other}, "
+                               "is measured as the best deviation found")
         lines += wrap_line(f"measured afresh on {val['deals']:,} other {v.unit}: {p} {val['ev']:+.4f} +/- "
                            f"{Z95 * val['ev_se']:.4f} against {val['own_ev']:+.4f} +/- {Z95 * val['own_ev_se']:.4f} "
                            f"with its own; gain {val['gain']:+.4f} +/- {Z95 * val['gain_se']:.4f} (95%): {verdict}")
@@ -254,8 +259,12 @@ def best_response(variant, space, players=None, seat=0, field=None, rules=None, 
         alive.sort(key=lambda c: (-sums[c][2] / sums[c][4], c))
         alive = alive[:math.ceil(len(alive) / 2)]
         n_deals *= 2
-    winner = alive[0]
-    final = {**base, "points": [pool[0], pool[winner]], "first": offset, "deals": int(validate),
+    winner = measured = alive[0]
+    if winner == 0 and len(pool) > 1:
+        # The seat's own parameters won the race: measure the best other candidate (the
+        # one that raced furthest, then the best there), the best deviation found.
+        measured = max(range(1, len(pool)), key=lambda c: (last_round[c], sums[c][2] / sums[c][4], -c))
+    final = {**base, "points": [pool[0], pool[measured]], "first": offset, "deals": int(validate),
              "chunk": min(int(validate), 20_000)}
     check, interrupted, _ = run_sweep(final, None, threads, workers, scheduler)
     if interrupted:
@@ -264,7 +273,8 @@ def best_response(variant, space, players=None, seat=0, field=None, rules=None, 
     ev, ev_se = _mean_se(check.sums[1][0][k], check.sums[1][1][k], int(validate), scale)
     gain, gain_se = _mean_se(check.sums[1][2][k], check.sums[1][3][k], int(validate), scale)
     validation = {"ev": ev, "ev_se": ev_se, "own_ev": own_ev, "own_ev_se": own_se, "gain": gain, "gain_se": gain_se,
-                  "deals": int(validate), "first_deal": offset}
+                  "deals": int(validate), "first_deal": offset, "measured": dict(pool[measured]),
+                  "own_won": winner == 0}
     meta = {"candidates": len(pool), "rounds": rounds, "round_deals": round_deals,
             "deals_played": sum(s[4] for s in sums) + 2 * int(validate),
             "seconds": round(time.perf_counter() - started, 3),
@@ -448,11 +458,11 @@ def tune(variant, space, players=None, start=None, rules=None, seed=0, deals=2_0
         steps.append({"iteration": it, "candidates": answer.meta["candidates"], "gain": answer.gain,
                       "gain_se": answer.gain_se, "taken": taken,
                       **{f"field_{k}": current[k] for k, _, _ in space},
-                      **{f"answer_{k}": answer.winner[k] for k, _, _ in space}})
+                      **{f"answer_{k}": answer.validation["measured"][k] for k, _, _ in space}})
         if progress is not None:
             progress(it + 1, int(iterations))
         if taken:
-            current = {**current, **answer.winner}
+            current = {**current, **answer.validation["measured"]}
             check = False
         elif check:
             converged = True  # two answers, the second a wider search, found nothing beyond the noise
@@ -469,7 +479,7 @@ def tune(variant, space, players=None, start=None, rules=None, seed=0, deals=2_0
                 "deals": int(deals), "candidates": int(candidates), "validate": int(validate),
                 "tolerance": tolerance, "iterations": int(iterations)}
     exploit = {"gain": last.gain, "gain_se": last.gain_se, "deals": last.validation["deals"],
-               "answer": last.winner}
+               "answer": last.validation["measured"]}
     meta = {"iterations": len(steps), "converged": converged, "seconds": round(time.perf_counter() - started, 3)}
     result = Tuning(pd.DataFrame(steps), tuned, exploit, settings, meta, folder)
     if save:
