@@ -90,6 +90,14 @@ def exact_sums(x):
     total, squares = [0] * cols, [0] * cols
     for start in range(0, x.shape[0], SUM_ROWS):
         part = x[start:start + SUM_ROWS]
+        if part.size and max(-int(part.min()), int(part.max())) < 1 << 20:
+            # Small values (every net of an ordinary deal): each square is below 2**40 and
+            # a sum of at most 2**20 of them below 2**60, so int64 holds it exactly.
+            s1, s2 = part.sum(axis=0), (part * part).sum(axis=0)
+            for c in range(cols):
+                total[c] += int(s1[c])
+                squares[c] += int(s2[c])
+            continue
         a = part >> 20
         b = part - (a << 20)
         s1, aa, ab, bb = part.sum(axis=0), (a * a).sum(axis=0), (a * b).sum(axis=0), (b * b).sum(axis=0)

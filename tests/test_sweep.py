@@ -153,3 +153,14 @@ def test_the_command_line_prints_the_points_and_writes_the_run(tmp_path, capsys)
               str(tmp_path), "--run-id", "again", "--format", "json", "--no-charts"])
     summary = json.loads(capsys.readouterr().out)["summary"]
     assert [row["take_threshold"] for row in summary] == [0.1, 0.4]
+
+
+@pytest.mark.parametrize("bound", [1_000, (1 << 20) - 1, 1 << 36])
+def test_exact_sums_are_the_integer_sums_whatever_the_size_of_the_values(bound):
+    from analyzer.simulate import exact_sums
+
+    x = np.random.default_rng(bound).integers(-bound, bound + 1, size=(3_000, 3), dtype=np.int64)
+    x[0, 0] = bound  # the largest magnitude is in the data
+    total, squares = exact_sums(x)
+    assert total == [sum(int(v) for v in x[:, c]) for c in range(3)]
+    assert squares == [sum(int(v) * int(v) for v in x[:, c]) for c in range(3)]
