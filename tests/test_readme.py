@@ -42,6 +42,12 @@ def smaller(args):
         i += 1
     if args and args[0] == "simulate" and not {"-d", "--deals"} & set(args):
         out += ["-d", "200" if games else "2000"]
+    if args and args[0] == "tour":
+        out += ["--scale", "0.01"]
+    if args and args[0] in ("best-response", "tune"):  # a small race: its first round, its check, 2 rounds
+        out += ["--deals", "300", "--candidates", "3", "--validate", "2000"]
+        if args[0] == "tune":
+            out += ["--iterations", "2"]
     return out
 
 
@@ -50,7 +56,8 @@ COMMANDS = shell_commands()
 
 def test_the_readme_shows_the_commands_of_every_kind():
     kinds = {c[0] for c in COMMANDS}
-    assert {"simulate", "deal", "variants", "rules", "hand", "warmup"} <= kinds
+    assert {"simulate", "deal", "variants", "rules", "hand", "warmup", "tour", "sweep", "best-response",
+            "tune"} <= kinds
     assert len(COMMANDS) >= 20
 
 
