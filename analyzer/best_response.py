@@ -26,6 +26,7 @@ from .sweep import PRIMARY, Z95, _mean_se, field_specs, metric_names, metric_sca
 from .variants import get_variant
 
 MAX_CANDIDATES = 4096
+TUNE_STATE = "tune.json"  # a tuning's iterations so far, saved after each
 CHECK_FACTOR = 4  # after an answer that gains nothing, the next races this many times the candidates
 
 
@@ -300,14 +301,22 @@ def _candidate_table(pool, sums, last_round, scale, space):
     return pd.DataFrame(rows)
 
 
-def _folder(results, v, run_id, write, kind="best-response"):
+def _folder(results, v, run_id, write, kind="best-response", resume=False, settings=None):
     from . import results as R
 
     if not write:
         return None
+    if resume and run_id is None:
+        folder = R.find_unfinished(results, v.name, settings, name=TUNE_STATE)
+        if folder is None:
+            raise WantitError(f"--resume: no run under {Path(results) / v.name} was made with these settings "
+                              "(give its --run-id, or leave out --resume)")
+        return folder
     folder = R.run_folder(results, v.name, run_id, kind)
-    if (folder / R.RUN).exists():
-        raise WantitError(f"{folder} already holds a run; give another --run-id")
+    if resume and not (folder / TUNE_STATE).exists():
+        raise WantitError(f"--resume: {folder} holds no run to continue")
+    if not resume and ((folder / R.RUN).exists() or (folder / TUNE_STATE).exists()):
+        raise WantitError(f"{folder} already holds a run: add --resume to continue it, or give another --run-id")
     return folder
 
 
@@ -417,7 +426,7 @@ class Tuning:
 
 def tune(variant, space, players=None, start=None, rules=None, seed=0, deals=2_000, candidates=32, validate=50_000,
          tolerance=0.01, iterations=8, game_settings=None, threads=None, workers=None, scheduler=None,
-         results="results", run_id=None, write=True, save=False, progress=None, command=None):
+         results="results", run_id=None, write=True, save=False, resume=False, progress=None, command=None):
     """Iterated best response with every seat alike: from ``start`` (a policy spec,
     default the variant's default policy), seat 0 answers a field of the current
     parameters (``best_response``); when the answer gains more than ``tolerance``
@@ -429,6 +438,9 @@ def tune(variant, space, players=None, start=None, rules=None, seed=0, deals=2_0
     a field of one set of parameters is the same to every seat: seat 0's best
     response is each seat's, and the tuned parameters are one preset.
     ``save``: write them to the package's tuned presets (``analyzer/data/tuned.json``).
+    The state is saved after every iteration (``tune.json`` in the run folder); an
+    interrupted run continues with ``resume`` (its ``run_id``, or the latest run under
+    ``results/<variant>/`` made with these settings).
     """
     v = get_variant(variant)
     n = v.default_players if players is None else whole(players, "players")
@@ -442,58 +454,67 @@ def tune(variant, space, players=None, start=None, rules=None, seed=0, deals=2_0
         raise WantitError("iterations must be 1..100")
     space = parse_space(space or TUNE_SPACE[v.name], v)
     current = {k: x for k, x in field_specs(v, n, start)[0].items()}
-    first_values = dict(current)
-    steps, started = [], time.perf_counter()
-    folder = _folder(results, v, run_id, write, kind="tune")
-    converged, last = False, None
-    searched = [(name, values if kind == "values" else f"{values[0]}:{values[1]}") for name, kind, values in space]
-    check = False  # the last answer gained nothing: this one races CHECK_FACTOR times the candidates
-    for it in range(int(iterations)):
-        answer = best_response(v.name, searched, players=n, seat=0, field={"all": current}, rules=rules,
-                               seed=seed + it, deals=deals, candidates=candidates * (CHECK_FACTOR if check else 1),
-                               validate=validate, game_settings=game_settings, threads=threads, workers=workers,
-                               scheduler=scheduler, write=False)
-        last = answer
-        taken = answer.gain - Z95 * answer.gain_se > tolerance
-        steps.append({"iteration": it, "candidates": answer.meta["candidates"], "gain": answer.gain,
-                      "gain_se": answer.gain_se, "taken": taken,
-                      **{f"field_{k}": current[k] for k, _, _ in space},
-                      **{f"answer_{k}": answer.validation["measured"][k] for k, _, _ in space}})
-        if progress is not None:
-            progress(it + 1, int(iterations))
-        if taken:
-            current = {**current, **answer.validation["measured"]}
-            check = False
-        elif check:
-            converged = True  # two answers, the second a wider search, found nothing beyond the noise
-            break
-        else:
-            check = True
-    import pandas as pd
-
-    tuned = {name: current[name] for name, _, _ in space}
-    settings = {"kind": "tune", "variant": v.name, "players": n, "start": first_values,
+    settings = {"kind": "tune", "variant": v.name, "players": n, "start": dict(current),
                 "space": [[name, kind, values] for name, kind, values in space],
                 "rules": {k: str(x) for k, x in (rules or {}).items()},
                 "game_settings": {k: str(x) for k, x in (game_settings or {}).items()}, "seed": check_seed(seed),
                 "deals": int(deals), "candidates": int(candidates), "validate": int(validate),
                 "tolerance": tolerance, "iterations": int(iterations)}
-    exploit = {"gain": last.gain, "gain_se": last.gain_se, "deals": last.validation["deals"],
-               "answer": last.validation["measured"]}
-    meta = {"iterations": len(steps), "converged": converged, "seconds": round(time.perf_counter() - started, 3)}
-    result = Tuning(pd.DataFrame(steps), tuned, exploit, settings, meta, folder)
+    from . import results as R
+
+    folder = state_path = None
+    if write:
+        folder = _folder(results, v, run_id, write, kind="tune", resume=resume, settings=settings)
+        state_path = folder / TUNE_STATE
+    # What the iterations so far found (a resumed run starts from it): each iteration is
+    # a best response of its own seed, so the run goes on exactly as it would have.
+    state = {"settings": settings, "steps": [], "current": current, "check": False, "converged": False}
+    if resume and state_path is not None and state_path.exists():
+        saved = R.read_json(state_path, "tuning state")
+        if not isinstance(saved, dict) or saved.get("settings") != settings:
+            raise WantitError(f"{state_path} was made by another tuning (other settings); give another --run-id")
+        state = saved
+    elif write:
+        R.make_folder(folder)
+    started = time.perf_counter()
+    searched = [(name, values if kind == "values" else f"{values[0]}:{values[1]}") for name, kind, values in space]
+    while not state["converged"] and len(state["steps"]) < int(iterations):
+        it, current, check = len(state["steps"]), state["current"], state["check"]
+        answer = best_response(v.name, searched, players=n, seat=0, field={"all": current}, rules=rules,
+                               seed=seed + it, deals=deals, candidates=candidates * (CHECK_FACTOR if check else 1),
+                               validate=validate, game_settings=game_settings, threads=threads, workers=workers,
+                               scheduler=scheduler, write=False)
+        taken = answer.gain - Z95 * answer.gain_se > tolerance
+        measured = answer.validation["measured"]
+        step = {"iteration": it, "candidates": answer.meta["candidates"], "gain": answer.gain,
+                "gain_se": answer.gain_se, "validate_deals": answer.validation["deals"], "taken": bool(taken),
+                **{f"field_{k}": current[k] for k, _, _ in space}, **{f"answer_{k}": measured[k] for k, _, _ in space}}
+        state = {**state, "steps": [*state["steps"], step],
+                 "current": {**current, **measured} if taken else current,
+                 "check": not taken,
+                 "converged": bool(check and not taken)}  # two answers, the second wider, found nothing
+        if state_path is not None:
+            R.write_json(state_path, state)
+        if progress is not None:
+            progress(len(state["steps"]), int(iterations))
+    import pandas as pd
+
+    current, last = state["current"], state["steps"][-1]
+    tuned = {name: current[name] for name, _, _ in space}
+    exploit = {"gain": last["gain"], "gain_se": last["gain_se"], "deals": last["validate_deals"],
+               "answer": {name: last[f"answer_{name}"] for name, _, _ in space}}
+    meta = {"iterations": len(state["steps"]), "converged": state["converged"],
+            "seconds": round(time.perf_counter() - started, 3)}
+    result = Tuning(pd.DataFrame(state["steps"]), tuned, exploit, settings, meta, folder)
     if save:
         from .presets import save_tuned
 
         meta["saved"] = str(save_tuned(v.name, n, {**tuned, "preset": current["preset"]}, exploit, settings))
     if write:
-        from . import results as R
-
-        R.make_folder(folder)
         files = R.write_table(folder, "steps", result.steps)
         R.write_json(folder / R.RUN, {"kind": "tune", "settings": settings, "meta": meta, "tuned": tuned,
                                       "exploitability": exploit, "files": files, **R.provenance(),
                                       "command": command,
                                       "written": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
-        result.files = [*files, R.RUN]
+        result.files = [*files, R.RUN, TUNE_STATE]
     return result

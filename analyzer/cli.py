@@ -658,6 +658,8 @@ def best_response(variant, param_items, deals, candidates, validate, players, se
               help="A gain counts when its 95% interval lies above this (antes a deal; Selection: share of wins).")
 @click.option("--iterations", type=int, default=8, show_default=True)
 @click.option("--save", is_flag=True, help="Save the result as the variant's tuned preset for this player count.")
+@click.option("--resume", is_flag=True,
+              help="Continue an interrupted tuning: the one at --run-id, or the latest made with these settings.")
 @click.option("--threads", type=int, default=None, help="Numba threads in-process (default: all).")
 @click.option("--workers", type=int, default=None, help="Run on a local Dask cluster of N processes.")
 @click.option("--scheduler", default=None, metavar="ADDRESS", help="Run on the Dask cluster at ADDRESS.")
@@ -666,7 +668,7 @@ def best_response(variant, param_items, deals, candidates, validate, players, se
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @_game_option_flags
 def tune(variant, param_items, players, start, rule_items, seed, deals, candidates, validate, tolerance, iterations,
-         save, threads, workers, scheduler, results_root, run_id, fmt, **game_settings):
+         save, resume, threads, workers, scheduler, results_root, run_id, fmt, **game_settings):
     """Iterated best response: every seat alike answers a field of the current
     parameters until no answer gains beyond the noise; prints what a seat could
     still gain by deviating (exploitability) and, with --save, makes the result
@@ -675,6 +677,9 @@ def tune(variant, param_items, players, start, rule_items, seed, deals, candidat
     \b
     e.g. wantit tune do_ya -n 5
          wantit tune anaconda -n 7 --param aim=0,1,2 --param spite_weight=0:3 --save
+    \b
+    The iterations so far are saved after each (tune.json in the run folder): after
+    Ctrl-C the same command with --resume goes on from the last one finished.
     """
     from .best_response import dumps, tune as run
     from .progress import ProgressBar
@@ -686,7 +691,7 @@ def tune(variant, param_items, players, start, rule_items, seed, deals, candidat
                      seed=seed, deals=deals, candidates=candidates, validate=validate, tolerance=tolerance,
                      iterations=iterations, game_settings=_game_settings(v, game_settings), threads=threads,
                      workers=workers, scheduler=scheduler, results=results_root, run_id=run_id, save=save,
-                     progress=progress, command=_command_line())
+                     resume=resume, progress=progress, command=_command_line())
     click.echo(dumps(result.to_json()) if fmt == "json" else result.format_table())
 
 

@@ -122,14 +122,15 @@ def provenance():
             "command": " ".join(["wantit", *sys.argv[1:]]) if Path(sys.argv[0]).name == "wantit" else None}
 
 
-def find_unfinished(root, variant, settings):
-    """The most recent run folder under ``root/variant`` whose sums were made with
-    exactly ``settings`` (a run to resume), else None."""
+def find_unfinished(root, variant, settings, name=SUMS):
+    """The most recent run folder under ``root/variant`` whose saved state (``name``:
+    a sweep's sums, a tuning's iterations) was made with exactly ``settings`` (a run
+    to resume), else None."""
     base = Path(root) / variant
     if not base.is_dir():
         return None
     found = []
-    for sums in base.glob(f"*/{SUMS}"):
+    for sums in base.glob(f"*/{name}"):
         try:
             saved = json.loads(sums.read_text())
         except (OSError, UnicodeDecodeError, ValueError):

@@ -91,3 +91,21 @@ def test_the_tuned_preset_is_the_saved_values_at_the_nearest_player_count(tmp_pa
     assert "tuned" in v.preset_names
     with pytest.raises(WantitError, match="no tuned preset yet"):
         seat_policies(get_variant("sr"), 5, "tuned")
+
+
+def test_an_interrupted_tuning_resumes_to_the_same_result(tmp_path):
+    args = dict(space={"take_threshold": THRESHOLDS}, players=3, seed=4, deals=300, validate=3_000,
+                results=tmp_path)
+    whole = tune("do_ya", run_id="whole", **args)
+
+    def stop_after_first(done, total):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        tune("do_ya", run_id="cut", progress=stop_after_first, **args)
+    saved = json.loads((tmp_path / "do_ya" / "cut" / "tune.json").read_text())
+    assert len(saved["steps"]) == 1
+    resumed = tune("do_ya", resume=True, **args)  # the unfinished run, found by its settings
+    assert resumed.folder == tmp_path / "do_ya" / "cut"
+    assert resumed.steps.equals(whole.steps) and resumed.tuned == whole.tuned
+    assert len(whole.steps) >= 2
