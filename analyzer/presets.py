@@ -48,7 +48,9 @@ def tuned_values(variant, players):
 
 def resolve(v, players, spec):
     """``spec`` with a ``tuned`` preset (by name, ``"tuned:k=v"`` or a dict) made
-    explicit for ``players``: the tuned values, then the spec's own overrides."""
+    explicit for ``players``: ``{"preset": "tuned"}``, the values tuned at that count,
+    then the spec's own overrides (so the seat's values, and its label, are right at
+    any player count)."""
     if spec is None:
         spec = v.default_policy
     if isinstance(spec, str):
@@ -63,10 +65,18 @@ def resolve(v, players, spec):
             if key.strip() in overrides:
                 raise WantitError(f"policy {spec!r} sets {key.strip()} twice")
             overrides[key.strip()] = value.strip()
-        return {**tuned_values(v.name, players), **overrides}
+        return {**_tuned_params(v, players), **overrides, "preset": TUNED}
     if isinstance(spec, dict) and spec.get("preset") == TUNED:
-        return {**tuned_values(v.name, players), **{k: x for k, x in spec.items() if k != "preset"}}
+        return {**_tuned_params(v, players), **spec}
     return spec
+
+
+def _tuned_params(v, players):
+    """The tuned preset at ``players`` as every parameter's value (its base preset's
+    where not tuned)."""
+    values = v.policy_values(tuned_values(v.name, players))
+    values.pop("preset")
+    return values
 
 
 def save_tuned(variant, players, values, exploitability, settings, path=TUNED_FILE):
@@ -81,3 +91,18 @@ def save_tuned(variant, players, values, exploitability, settings, path=TUNED_FI
     write_json(path, dict(sorted(data.items())))
     _load.cache_clear()
     return Path(path)
+
+
+def describe_field(v, players, values):
+    """One line naming the field the seats played: their presets, and for a tuned
+    one the player count it was tuned at and what a deviating seat gained there."""
+    names = sorted({val["preset"] for val in values}, key=lambda x: (x != v.default_policy, x))
+    text = "field: " + ", ".join(names)
+    if TUNED in names:
+        tuned_at, entry = tuned_entry(v.name, players)
+        e = entry["exploitability"]
+        text += (f" (tuned at {tuned_at} players by wantit tune; there a seat changing its parameters gained "
+                 f"{e['gain']:+.4f} +/- {1.96 * e['gain_se']:.4f})")
+    elif names == ["heuristic"]:
+        text += " (hand-set parameters, not tuned)"
+    return text

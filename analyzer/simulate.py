@@ -243,6 +243,8 @@ class SimulationResult:
         four = {"float_format": lambda x: f"{x:.4f}"}
         lines = wrap_line(f"{meta['variant']}, {meta['players']} players, {meta['deals']:,} deals{stopped}, "
                           f"seed {meta['seed']}; nets in antes{carried}")
+        if meta.get("field"):
+            lines += wrap_line(meta["field"])
         lines.append(fit_frame(compact_policies(meta["variant"], self.seats), ["seat"], **four))
         pivot = self.categories.pivot(index="seat", columns="category", values="probability")
         top = [c.label for c in Category if c.label in pivot.columns and pivot[c.label].max() >= 0.0005]
@@ -269,11 +271,13 @@ class SimulationResult:
 def compact_policies(variant, seats):
     """The seats table for reading: the policy as ``preset:param=value,...`` (only the
     parameters that differ from the preset) instead of one column per parameter."""
+    from .presets import resolve
+
     v = get_variant(variant)
     names = [p.name for p in v.params]
     labels = []
     for _, row in seats.iterrows():
-        preset = v.policy_values(row.policy)
+        preset = v.policy_values(resolve(v, len(seats), row.policy))  # a tuned preset at this table's count
         changed = [f"{k}={row[k]:g}" for k in names if row[k] != preset[k]]
         labels.append(row.policy + (":" + ",".join(changed) if changed else ""))
     table = seats.drop(columns=names)
@@ -395,7 +399,10 @@ def simulate(variant, players=None, policies=None, rules=None, deals=100_000, se
     interrupted, used_threads, seconds = run_chunks(totals, deals, chunk, threads, play_chunk,
                                                     checkpoint, settings, progress, until=precise_enough)
     seats, categories = _frames(v, totals, values, split_mode, ante)
-    meta = {**settings, "deals": totals.deals, "requested_deals": deals, "interrupted": interrupted,
+    from .presets import describe_field
+
+    meta = {**settings, "field": describe_field(v, n, values), "deals": totals.deals, "requested_deals": deals,
+            "interrupted": interrupted,
             "target_se": target_se, "reached_target_se": bool(precise_enough(totals)),
             "units": "antes (ev, ev_se); chips (carried_over)", "ante": ante,
             "carried_over": totals.carry / UNITS, "threads": used_threads, "seconds": seconds}

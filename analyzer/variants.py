@@ -257,11 +257,11 @@ class Variant:
             spec = {"preset": name.strip() or self.default_policy, **overrides}
         spec = dict(spec)
         preset = spec.pop("preset", self.default_policy)
-        if preset == "tuned":  # the tuned values at the variant's default player count
+        if preset == "tuned":  # the tuned values (at the default player count, unless given)
             from .presets import tuned_values
 
-            base = tuned_values(self.name, self.default_players)
-            return self.policy_values({**base, **spec})
+            values = self.policy_values({**tuned_values(self.name, self.default_players), **spec})
+            return {**values, "preset": "tuned"}
         if preset not in self.presets:
             raise WantitError(f"{self.name} has no policy {preset!r}; presets are: {', '.join(self.preset_names)}")
         values = {p.name: p.default for p in self.params}

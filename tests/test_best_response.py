@@ -83,11 +83,13 @@ def test_the_tuned_preset_is_the_saved_values_at_the_nearest_player_count(tmp_pa
     assert list(saved["do_ya"]) == ["3", "5"]
     monkeypatch.setattr(presets, "_load", lambda path=path: json.loads(path.read_text()))
     v = get_variant("do_ya")
-    at = {n: seat_policies(v, n, "tuned")[0] for n in (3, 4, 5, 7)}
+    heuristic = v.policy_values("heuristic")
+    at = {n: v.policy_values(seat_policies(v, n, "tuned")[0]) for n in (3, 4, 5, 7)}
     assert [at[n]["take_threshold"] for n in (3, 4, 5, 7)] == [0.7, 0.7, 0.9, 0.9]  # 4 is nearer 3 on a tie
-    assert seat_policies(v, 5, {"all": "tuned:deny_weight=0"})[2] == {
-        "preset": "heuristic", "take_threshold": 0.9, "deny_weight": "0"}
-    assert v.policy_values(seat_policies(v, 5, "tuned")[0])["take_threshold"] == 0.9
+    assert all(at[n]["preset"] == "tuned" and at[n]["pool_threshold"] == heuristic["pool_threshold"] for n in at)
+    changed = v.policy_values(seat_policies(v, 5, {"all": "tuned:deny_weight=0"})[2])
+    assert changed == {**heuristic, "take_threshold": 0.9, "deny_weight": 0.0, "preset": "tuned"}
+    assert v.policy_values("tuned")["take_threshold"] == 0.9  # by name alone: the default 5 players
     assert "tuned" in v.preset_names
     with pytest.raises(WantitError, match="no tuned preset yet"):
         seat_policies(get_variant("sr"), 5, "tuned")
