@@ -23,7 +23,7 @@ import numpy as np
 from .errors import WantitError
 from .runs import check_seed, whole
 from .sweep import PRIMARY, Z95, _mean_se, field_specs, metric_names, metric_scales, parse_values, run_sweep
-from .variants import get_variant
+from .variants import get_variant, spec_text
 
 MAX_CANDIDATES = 4096
 TUNE_STATE = "tune.json"  # a tuning's iterations so far, saved after each
@@ -157,7 +157,7 @@ class BestResponse:
         v = get_variant(s["variant"])
         p = PRIMARY[v.kind]
         lines = wrap_line(f"{v.title}, {s['players']} players, seed {s['seed']}: best response of seat {s['seat']} "
-                          f"against the field ({'; '.join(_spec(v, x) for x in s['field'])})")
+                          f"against the field ({'; '.join(spec_text(v, x) for x in s['field'])})")
         lines += wrap_line(f"{m['candidates']} candidates raced in {m['rounds']} rounds (each round the better "
                            f"half, twice the {v.unit}: {', '.join(f'{d:,}' for d in m['round_deals'])}), "
                            f"{m['deals_played']:,} {v.unit} in all, {m['seconds']:.1f} s")
@@ -186,12 +186,6 @@ class BestResponse:
         return {"settings": self.settings, "meta": self.meta, "winner": self.winner, "validation": self.validation,
                 "candidates": self.candidates.to_dict(orient="records"),
                 "folder": None if self.folder is None else str(self.folder)}
-
-
-def _spec(v, spec):
-    preset = v.policy_values(spec["preset"])
-    changed = [f"{k}={x:g}" for k, x in spec.items() if k != "preset" and x != preset[k]]
-    return spec["preset"] + (":" + ",".join(changed) if changed else "")
 
 
 def best_response(variant, space, players=None, seat=0, field=None, rules=None, seed=0, deals=2_000,
@@ -395,7 +389,7 @@ class Tuning:
         v = get_variant(s["variant"])
         lines = wrap_line(f"{v.title}, {s['players']} players, seed {s['seed']}: iterated best response over "
                           f"{', '.join(name for name, _, _ in s['space'])}, every seat alike, from "
-                          f"{_spec(v, s['start'])}; {m['iterations']} iterations, {m['seconds']:.1f} s")
+                          f"{spec_text(v, s['start'])}; {m['iterations']} iterations, {m['seconds']:.1f} s")
         names = [name for name, _, _ in s["space"]]
         shown = self.steps[["iteration", "candidates", "gain"]].copy()
         shown["gain 95%"] = [f"{g - Z95 * e:+.4f}..{g + Z95 * e:+.4f}" for g, e in zip(self.steps.gain,

@@ -52,22 +52,16 @@ def resolve(v, players, spec):
     then the spec's own overrides (so the seat's values, and its label, are right at
     any player count)."""
     if spec is None:
-        spec = v.default_policy
+        spec = v.default_preset
     if isinstance(spec, str):
-        name, _, rest = spec.partition(":")
-        if name.strip() != TUNED:
+        from .variants import split_policy_spec
+
+        name, overrides = split_policy_spec(spec)
+        if (name or v.default_preset) != TUNED:
             return spec
-        overrides = {}
-        for item in filter(None, (x.strip() for x in rest.split(","))):
-            key, eq, value = item.partition("=")
-            if not eq:
-                raise WantitError(f"policy setting {item!r} should look like name=value")
-            if key.strip() in overrides:
-                raise WantitError(f"policy {spec!r} sets {key.strip()} twice")
-            overrides[key.strip()] = value.strip()
         return {**_tuned_params(v, players), **overrides, "preset": TUNED}
-    if isinstance(spec, dict) and spec.get("preset") == TUNED:
-        return {**_tuned_params(v, players), **spec}
+    if isinstance(spec, dict) and spec.get("preset", v.default_preset) == TUNED:
+        return {**_tuned_params(v, players), **spec, "preset": TUNED}
     return spec
 
 
@@ -96,7 +90,7 @@ def save_tuned(variant, players, values, exploitability, settings, path=TUNED_FI
 def describe_field(v, players, values):
     """One line naming the field the seats played: their presets, and for a tuned
     one the player count it was tuned at and what a deviating seat gained there."""
-    names = sorted({val["preset"] for val in values}, key=lambda x: (x != v.default_policy, x))
+    names = sorted({val["preset"] for val in values}, key=lambda x: (x != v.default_preset, x))
     text = "field: " + ", ".join(names)
     if TUNED in names:
         tuned_at, entry = tuned_entry(v.name, players)

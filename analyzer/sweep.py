@@ -27,7 +27,7 @@ import numpy as np
 
 from .errors import WantitError
 from .runs import check_run, check_seed, numba_threads, whole
-from .variants import get_variant
+from .variants import get_variant, spec_text
 
 POT_METRICS = ("ev", "p_high", "p_low", "p_scoop")
 SCORED_METRICS = ("p_win", "total")
@@ -497,7 +497,7 @@ class SweepResult:
         lines = wrap_line(f"{v.title}, {s['players']} players, {m['deals']:,} {v.unit} a point{partial}, "
                           f"seed {s['seed']}: {who}, {self.primary} in {unit}; the same {v.unit} at every "
                           f"point, so diff (from the reference, *) is measured {v.unit[:-1]} by {v.unit[:-1]}")
-        lines += wrap_line("field: " + "; ".join(f"{i}={_spec_text(v, spec)}" for i, spec in enumerate(s["field"])))
+        lines += wrap_line("field: " + "; ".join(f"{i}={spec_text(v, spec)}" for i, spec in enumerate(s["field"])))
         summary = self.summary
         p = self.primary
         table = summary.drop(columns=["reference", "point"]).copy()
@@ -515,12 +515,6 @@ class SweepResult:
         if self.folder is not None:
             lines += wrap_line(f"written to {self.folder}/: {', '.join(self.files)}")
         return "\n".join(lines)
-
-
-def _spec_text(v, spec):
-    preset = v.policy_values(spec["preset"])
-    changed = [f"{k}={x:g}" for k, x in spec.items() if k != "preset" and x != preset[k]]
-    return spec["preset"] + (":" + ",".join(changed) if changed else "")
 
 
 # ---------------------------------------------------------------- the entry point

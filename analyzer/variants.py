@@ -111,6 +111,29 @@ def _resolve(target):
     return getattr(importlib.import_module(module), name)
 
 
+def split_policy_spec(spec: str):
+    """``"preset:k=v,k=v"`` -> ``("preset", {"k": "v", ...})`` (the name may be empty:
+    the default preset); a setting without ``=`` or given twice is refused."""
+    name, _, rest = spec.partition(":")
+    overrides = {}
+    for item in filter(None, (x.strip() for x in rest.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise WantitError(f"policy setting {item!r} should look like name=value")
+        if key.strip() in overrides:
+            raise WantitError(f"policy {spec!r} sets {key.strip()} twice")
+        overrides[key.strip()] = value.strip()
+    return name.strip(), overrides
+
+
+def spec_text(v, spec) -> str:
+    """A seat's values (``policy_values``) as ``preset:changed=value,...``, naming only
+    the parameters that differ from the preset's."""
+    preset = v.policy_values(spec["preset"])
+    changed = [f"{k}={x:g}" for k, x in spec.items() if k != "preset" and x != preset[k]]
+    return spec["preset"] + (":" + ",".join(changed) if changed else "")
+
+
 @dataclass(frozen=True)
 class Variant:
     name: str
@@ -175,7 +198,7 @@ class Variant:
             lines.append(f"    {o.name} = {o.default}  [{o.allowed()}]  {o.meaning} ({o.clause})")
         lines += [f"    ({note})" for note in self.notes]
         lines.append(f"  policies (--policy SEAT=PRESET[:k=v,...]); presets: {', '.join(self.preset_names)}; "
-                     f"default {self.default_policy}")
+                     f"default {self.default_preset}")
         for p in self.params:
             lines.append(f"    {p.name} = {p.default:g}  [{p.low:g}..{p.high:g}]  {p.meaning}")
         return lines
@@ -231,6 +254,14 @@ class Variant:
         return vec
 
     @property
+    def default_preset(self) -> str:
+        """The default field's preset: ``tuned`` where ``wantit tune`` has saved one for
+        this variant (``analyzer/data/tuned.json``), else ``default_policy``."""
+        from .presets import has_tuned
+
+        return "tuned" if has_tuned(self.name) else self.default_policy
+
+    @property
     def preset_names(self) -> list:
         """The presets, and ``tuned`` where ``wantit tune`` has saved one."""
         from .presets import has_tuned
@@ -241,22 +272,14 @@ class Variant:
         """Parameter values of a policy spec: a preset name, a dict of overrides
         (on the default preset, or on ``{"preset": name}``), or ``"name:k=v,k=v"``."""
         if spec is None:
-            spec = self.default_policy
+            spec = self.default_preset
         if isinstance(spec, str) and not spec.strip():
             raise WantitError(f"an empty policy: name one of {', '.join(self.presets)}")
         if isinstance(spec, str):
-            name, _, rest = spec.partition(":")
-            overrides = {}
-            for item in filter(None, (x.strip() for x in rest.split(","))):
-                key, eq, value = item.partition("=")
-                if not eq:
-                    raise WantitError(f"policy setting {item!r} should look like name=value")
-                if key.strip() in overrides:
-                    raise WantitError(f"policy {spec!r} sets {key.strip()} twice")
-                overrides[key.strip()] = value.strip()
-            spec = {"preset": name.strip() or self.default_policy, **overrides}
+            name, overrides = split_policy_spec(spec)
+            spec = {"preset": name or self.default_preset, **overrides}
         spec = dict(spec)
-        preset = spec.pop("preset", self.default_policy)
+        preset = spec.pop("preset", self.default_preset)
         if preset == "tuned":  # the tuned values (at the default player count, unless given)
             from .presets import tuned_values
 

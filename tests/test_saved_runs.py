@@ -22,6 +22,13 @@ def _load(path):
     kwargs = saved["kwargs"]
     if isinstance(kwargs.get("policies"), dict):
         kwargs["policies"] = {(int(k) if k.isdigit() else k): v for k, v in kwargs["policies"].items()}
+    # The runs were saved when the default field was the heuristic preset: a seat they
+    # left to the default plays it still (the default field is now the tuned preset).
+    policies = kwargs.get("policies")
+    if policies is None:
+        kwargs["policies"] = "heuristic"
+    elif isinstance(policies, dict) and not ({"preset", "all"} & set(policies)):
+        kwargs["policies"] = {"all": "heuristic", **policies}
     return saved, kwargs
 
 
