@@ -401,7 +401,9 @@ class Tuning:
             lines += wrap_line(f"  answer {int(row.iteration)}: {changed or '(the field parameters themselves)'}")
         found = ", ".join(f"{k}={x:g}" for k, x in self.tuned.items())
         state = ("converged: two answers in a row, the second racing more candidates, gained nothing beyond the "
-                 "noise" if m["converged"] else f"stopped after {m['iterations']} iterations, not converged")
+                 "noise" if m["converged"] else
+                 f"not converged after {m['iterations']} iterations: the least exploitable field visited, "
+                 f"iteration {e['iteration']}'s")
         lines += [""] + wrap_line(f"tuned ({state}): {found}")
         lines += wrap_line(f"exploitability: a seat deviating within the space gains {e['gain']:+.4f} +/- "
                            f"{Z95 * e['gain_se']:.4f} {'antes a deal' if v.kind == 'pot' else 'of the wins'} "
@@ -419,14 +421,14 @@ class Tuning:
 
 
 def tune(variant, space, players=None, start=None, rules=None, seed=0, deals=2_000, candidates=32, validate=50_000,
-         tolerance=0.01, iterations=8, game_settings=None, threads=None, workers=None, scheduler=None,
+         tolerance=0.01, iterations=12, game_settings=None, threads=None, workers=None, scheduler=None,
          results="results", run_id=None, write=True, save=False, resume=False, progress=None, command=None):
     """Iterated best response with every seat alike: from ``start`` (a policy spec,
     default the variant's default policy), seat 0 answers a field of the current
     parameters (``best_response``); when the answer gains more than ``tolerance``
     beyond its 95% interval, every seat takes it, and the next iteration answers
     that. It stops when no answer gains beyond the noise (converged), or after
-    ``iterations``.
+    ``iterations``; then the tuned field is the least exploitable one visited.
 
     With the dealer rotating, every seat sits in every position equally often, so
     a field of one set of parameters is the same to every seat: seat 0's best
@@ -493,17 +495,27 @@ def tune(variant, space, players=None, start=None, rules=None, seed=0, deals=2_0
             progress(len(state["steps"]), int(iterations))
     import pandas as pd
 
-    current, last = state["current"], state["steps"][-1]
+    if state["converged"]:
+        current, last = state["current"], state["steps"][-1]
+    else:
+        # Best responses can cycle (a field aiming high invites aiming low, and back):
+        # then the tuned field is the least exploitable one visited, by the upper end
+        # of the interval on what its answer gained.
+        last = min(state["steps"], key=lambda st: (st["gain"] + Z95 * st["gain_se"], st["iteration"]))
+        current = {**state["current"], **{name: last[f"field_{name}"] for name, _, _ in space}}
     tuned = {name: current[name] for name, _, _ in space}
     exploit = {"gain": last["gain"], "gain_se": last["gain_se"], "deals": last["validate_deals"],
-               "answer": {name: last[f"answer_{name}"] for name, _, _ in space}}
+               "iteration": last["iteration"], "answer": {name: last[f"answer_{name}"] for name, _, _ in space}}
     meta = {"iterations": len(state["steps"]), "converged": state["converged"],
             "seconds": round(time.perf_counter() - started, 3)}
     result = Tuning(pd.DataFrame(state["steps"]), tuned, exploit, settings, meta, folder)
     if save:
         from .presets import save_tuned
 
-        meta["saved"] = str(save_tuned(v.name, n, {**tuned, "preset": current["preset"]}, exploit, settings))
+        # Every parameter's value, on the variant's hand-set preset: the entry never
+        # refers to a tuned preset (itself).
+        values = v.policy_values({**current, "preset": v.default_policy})
+        meta["saved"] = str(save_tuned(v.name, n, values, exploit, settings))
     if write:
         files = R.write_table(folder, "steps", result.steps)
         R.write_json(folder / R.RUN, {"kind": "tune", "settings": settings, "meta": meta, "tuned": tuned,

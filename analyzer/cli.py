@@ -656,7 +656,8 @@ def best_response(variant, param_items, deals, candidates, validate, players, se
               help="Fresh deals each answer's gain is measured on.")
 @click.option("--tolerance", type=float, default=0.01, show_default=True,
               help="A gain counts when its 95% interval lies above this (antes a deal; Selection: share of wins).")
-@click.option("--iterations", type=int, default=8, show_default=True)
+@click.option("--iterations", type=int, default=12, show_default=True,
+              help="At most this many answers (unconverged: the least exploitable field visited is kept).")
 @click.option("--save", is_flag=True, help="Save the result as the variant's tuned preset for this player count.")
 @click.option("--resume", is_flag=True,
               help="Continue an interrupted tuning: the one at --run-id, or the latest made with these settings.")

@@ -15,8 +15,12 @@ TUNED_FILE = Path(__file__).parent / "data" / "tuned.json"
 TUNED = "tuned"
 
 
-@lru_cache(maxsize=1)
-def _load(path=TUNED_FILE):
+def _load():
+    return _read(TUNED_FILE)
+
+
+@lru_cache(maxsize=4)
+def _read(path):
     if not Path(path).exists():
         return {}
     return json.loads(Path(path).read_text())
@@ -73,17 +77,19 @@ def _tuned_params(v, players):
     return values
 
 
-def save_tuned(variant, players, values, exploitability, settings, path=TUNED_FILE):
-    """Write (or replace) the tuned entry of ``variant`` at ``players``; returns the path."""
+def save_tuned(variant, players, values, exploitability, settings, path=None):
+    """Write (or replace) the tuned entry of ``variant`` at ``players`` in ``path``
+    (default ``TUNED_FILE``); returns the path."""
     from .results import write_json
 
-    data = dict(_load(path)) if Path(path).exists() else {}
+    path = TUNED_FILE if path is None else Path(path)
+    data = dict(_read(path))
     data.setdefault(variant, {})[str(int(players))] = {
         "values": {k: (x if k == "preset" else float(x)) for k, x in sorted(values.items())},
         "exploitability": exploitability, "settings": settings}
     data[variant] = dict(sorted(data[variant].items(), key=lambda kv: int(kv[0])))
     write_json(path, dict(sorted(data.items())))
-    _load.cache_clear()
+    _read.cache_clear()
     return Path(path)
 
 

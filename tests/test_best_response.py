@@ -19,12 +19,13 @@ def test_the_race_finds_the_brute_force_optimum_of_one_parameter():
     """Do Ya, seat 0's take_threshold against the heuristic field: a sweep of every
     value on 20,000 deals finds the best by a margin far beyond its noise; the race,
     on a twentieth of the deals per candidate at first, finds the same value."""
-    brute = sweep("do_ya", {"take_threshold": THRESHOLDS}, players=4, deals=20_000, seed=11, write=False).summary
+    brute = sweep("do_ya", {"take_threshold": THRESHOLDS}, players=4, deals=20_000, seed=11, field="heuristic",
+                  write=False).summary
     ranked = brute.sort_values("ev", ascending=False).reset_index(drop=True)
     best, runner_up = ranked.iloc[0], ranked.iloc[1]
     assert best["diff"] - runner_up["diff"] > 4 * (best.diff_se + runner_up.diff_se)  # decisive
     found = best_response("do_ya", {"take_threshold": THRESHOLDS}, players=4, seed=3, deals=1_000,
-                          validate=20_000, write=False)
+                          validate=20_000, field="heuristic", write=False)
     assert found.winner == {"take_threshold": best.take_threshold}
     assert found.meta["candidates"] == len(THRESHOLDS) + 1  # every value, and the seat's own 0.1
     assert found.gain - Z95 * found.gain_se > 0
@@ -35,7 +36,8 @@ def test_the_race_finds_the_brute_force_optimum_of_one_parameter():
 def test_anaconda_aiming_high_against_the_heuristic_field_is_found():
     """The issue's own measurement: against four heuristic seats, 'always aim high'
     wins about +0.69 antes a deal at five players."""
-    found = best_response("anaconda", ["aim=0,1,2"], players=5, seed=1, deals=1_000, validate=20_000, write=False)
+    found = best_response("anaconda", ["aim=0,1,2"], players=5, seed=1, deals=1_000, validate=20_000,
+                          field="heuristic", write=False)
     assert found.winner == {"aim": 0.0}
     assert 0.6 < found.gain < 0.8
 
@@ -44,7 +46,8 @@ def test_iterated_best_response_stops_where_no_tested_deviation_gains():
     """Tuning Do Ya's take_threshold over five values: at the end, a sweep of every
     value for one seat against the tuned field gains nothing beyond the noise."""
     space = {"take_threshold": THRESHOLDS}
-    tuned = tune("do_ya", space, players=4, seed=2, deals=1_000, validate=20_000, tolerance=0.01, write=False)
+    tuned = tune("do_ya", space, players=4, seed=2, deals=1_000, validate=20_000, tolerance=0.01, start="heuristic",
+                 write=False)
     assert tuned.meta["converged"]
     assert tuned.exploitability["gain"] - Z95 * tuned.exploitability["gain_se"] <= 0.01
     field = {"all": {"preset": "heuristic", **tuned.tuned}}
@@ -81,7 +84,7 @@ def test_the_tuned_preset_is_the_saved_values_at_the_nearest_player_count(tmp_pa
                            path=path)
     saved = json.loads(path.read_text())
     assert list(saved["do_ya"]) == ["3", "5"]
-    monkeypatch.setattr(presets, "_load", lambda path=path: json.loads(path.read_text()))
+    monkeypatch.setattr(presets, "TUNED_FILE", path)
     v = get_variant("do_ya")
     heuristic = v.policy_values("heuristic")
     at = {n: v.policy_values(seat_policies(v, n, "tuned")[0]) for n in (3, 4, 5, 7)}
@@ -97,7 +100,7 @@ def test_the_tuned_preset_is_the_saved_values_at_the_nearest_player_count(tmp_pa
 
 def test_an_interrupted_tuning_resumes_to_the_same_result(tmp_path):
     args = dict(space={"take_threshold": THRESHOLDS}, players=3, seed=4, deals=300, validate=3_000,
-                results=tmp_path)
+                results=tmp_path, start="heuristic")
     whole = tune("do_ya", run_id="whole", **args)
 
     def stop_after_first(done, total):
@@ -111,3 +114,31 @@ def test_an_interrupted_tuning_resumes_to_the_same_result(tmp_path):
     assert resumed.folder == tmp_path / "do_ya" / "cut"
     assert resumed.steps.equals(whole.steps) and resumed.tuned == whole.tuned
     assert len(whole.steps) >= 2
+
+
+def test_a_saved_tuning_is_the_default_field_and_names_no_preset_but_its_base(tmp_path, monkeypatch):
+    monkeypatch.setattr(presets, "TUNED_FILE", tmp_path / "tuned.json")
+    v = get_variant("do_ya")
+    assert v.default_preset == "heuristic"
+    first = tune("do_ya", {"take_threshold": THRESHOLDS}, players=3, seed=4, deals=300, validate=3_000, write=False,
+                 save=True)
+    assert v.default_preset == "tuned"
+    entry = json.loads((tmp_path / "tuned.json").read_text())["do_ya"]["3"]
+    assert entry["values"]["preset"] == "heuristic" and entry["values"]["take_threshold"] == first.tuned[
+        "take_threshold"]
+    field = v.policy_values(seat_policies(v, 3, None)[1])  # the default: the tuned preset, at 3 players
+    assert field == {**v.policy_values("heuristic"), **first.tuned, "preset": "tuned"}
+    # Tuned again from the tuned field (the default start now), and saved over it.
+    again = tune("do_ya", {"take_threshold": THRESHOLDS}, players=3, seed=5, deals=300, validate=3_000, write=False,
+                 save=True)
+    entry = json.loads((tmp_path / "tuned.json").read_text())["do_ya"]["3"]
+    assert entry["values"]["preset"] == "heuristic" and entry["settings"]["start"]["preset"] == "tuned"
+    assert v.policy_values(seat_policies(v, 3, None)[0])["take_threshold"] == again.tuned["take_threshold"]
+
+
+def test_an_unconverged_tuning_keeps_the_least_exploitable_field_it_measured():
+    """One iteration measures only the starting field: that is what it keeps."""
+    r = tune("do_ya", {"take_threshold": THRESHOLDS}, players=4, seed=2, deals=300, validate=3_000, iterations=1,
+             start="heuristic", write=False)
+    assert not r.meta["converged"] and r.tuned == {"take_threshold": 0.1}
+    assert r.exploitability["iteration"] == 0 and r.exploitability["gain"] > 0.3
