@@ -57,6 +57,8 @@ def resolve(v, players, spec):
     any player count)."""
     if spec is None:
         spec = v.default_preset
+    if isinstance(spec, str) and not spec.strip():
+        return spec  # an empty policy: refused where it is read
     if isinstance(spec, str):
         from .variants import split_policy_spec
 

@@ -24,6 +24,7 @@ import analyzer.simulate
 import analyzer.trace
 from analyzer import cli
 from analyzer.errors import WantitError
+from analyzer.simulate import seat_policies
 
 CORPUS = Path(__file__).with_name("bad_invocations.txt")
 
@@ -152,7 +153,7 @@ def _checkpoints():
     from analyzer.variants import get_variant
 
     sr = get_variant("sr")
-    sr_settings = run_settings(sr, 3, 0, {}, [sr.policy_values(None)] * 3)
+    sr_settings = run_settings(sr, 3, 0, {}, [sr.policy_values(s) for s in seat_policies(sr, 3, None)])
     sel_settings = selection_settings(setup(players=2, par=False), 0)
 
     def sr_file(**changes):

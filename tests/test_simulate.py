@@ -12,7 +12,7 @@ from numba import njit
 from analyzer import Category, WantitError, hand_category
 from analyzer.engine import Inputs, new_state
 from analyzer.engine import play_batch as engine_batch
-from analyzer.simulate import simulate
+from analyzer.simulate import seat_policies, simulate
 from analyzer.trace import play_deal
 from analyzer.variants import VARIANTS, get_variant
 from kernels.evaluate import eval_tables, high_mask
@@ -50,7 +50,7 @@ SHOWDOWNS = [None, {"split_mode": "declare", "chip_mode": "integer"},
 def batch_rows(v, n, seed, count, rules=None):
     """``(payout, high_share, low_share, declared, high, low, paid, carry)`` by deal
     row, from the engine's batch driver with the default policy at every seat."""
-    inp = Inputs(v, n, v.rules_vector(rules), np.stack([v.policy_vector()] * n))
+    inp = Inputs(v, n, v.rules_vector(rules), np.stack([v.policy_vector(s) for s in seat_policies(v, n, None)]))
     out = engine_batch(inp, new_state(inp), seed, 0, count)
     cols = [v.result.view(out, name)[:, :n] for name in ("payout", "high_share", "low_share", "declared", "high",
                                                           "low", "paid")]
