@@ -108,3 +108,19 @@ def describe_field(v, players, values):
     elif names == ["heuristic"]:
         text += " (hand-set parameters, not tuned)"
     return text
+
+
+def tuned_summary(v):
+    """``wantit variants`` lines on the tuned preset: per player count tuned, the
+    parameters that differ from the hand-set preset and the exploitability."""
+    entries = _load().get(v.name, {})
+    if not entries:
+        return []
+    base = v.policy_values(v.default_policy)
+    lines = ["  tuned preset (wantit tune; a seat changing its parameters gains at most about):"]
+    for players, entry in entries.items():
+        e = entry["exploitability"]
+        changed = ", ".join(f"{k}={x:g}" for k, x in entry["values"].items() if k != "preset" and x != base[k])
+        lines.append(f"    {players} players: {e['gain']:+.4f} +/- {1.96 * e['gain_se']:.4f}; "
+                     f"{changed or 'the hand-set values'}")
+    return lines

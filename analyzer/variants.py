@@ -201,6 +201,9 @@ class Variant:
                      f"default {self.default_preset}")
         for p in self.params:
             lines.append(f"    {p.name} = {p.default:g}  [{p.low:g}..{p.high:g}]  {p.meaning}")
+        from .presets import tuned_summary
+
+        lines += tuned_summary(self)
         return lines
 
     def option(self, name):

@@ -126,6 +126,8 @@ def test_a_saved_tuning_is_the_default_field_and_names_no_preset_but_its_base(tm
     entry = json.loads((tmp_path / "tuned.json").read_text())["do_ya"]["3"]
     assert entry["values"]["preset"] == "heuristic" and entry["values"]["take_threshold"] == first.tuned[
         "take_threshold"]
+    listing = "\n".join(v.describe())
+    assert "default tuned" in listing and f"3 players: {first.exploitability['gain']:+.4f}" in listing
     field = v.policy_values(seat_policies(v, 3, None)[1])  # the default: the tuned preset, at 3 players
     assert field == {**v.policy_values("heuristic"), **first.tuned, "preset": "tuned"}
     # Tuned again from the tuned field (the default start now), and saved over it.
