@@ -512,7 +512,9 @@ class SweepResult:
         lines += [""] + wrap_line(f"best: point {int(b.point)} ({', '.join(f'{k}={b[k]:g}' for k in names)}), "
                                   f"{p} {b[p]:+.4f} +/- {Z95 * b[f'{p}_se']:.4f}, "
                                   f"{b['diff']:+.4f} +/- {Z95 * b.diff_se:.4f} from the reference")
-        if self.folder is not None:
+        if self.folder is not None and m["interrupted"]:
+            lines += wrap_line(f"the sums of the chunks finished are kept in {self.folder}/sums.json")
+        elif self.folder is not None:
             lines += wrap_line(f"written to {self.folder}/: {', '.join(self.files)}")
         return "\n".join(lines)
 

@@ -164,3 +164,25 @@ def test_exact_sums_are_the_integer_sums_whatever_the_size_of_the_values(bound):
     total, squares = exact_sums(x)
     assert total == [sum(int(v) for v in x[:, c]) for c in range(3)]
     assert squares == [sum(int(v) * int(v) for v in x[:, c]) for c in range(3)]
+
+
+def test_ctrl_c_keeps_the_finished_chunks_and_says_how_to_go_on(tmp_path, monkeypatch, capsys):
+    real, calls = S.chunk_sums, []
+
+    def cut_at_second(*args):
+        calls.append(args[1])
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(S, "chunk_sums", cut_at_second)
+    argv = ["sweep", "sr", "-n", "4", "--param", "take_threshold=0.1,0.4", "-d", "4000", "--chunk", "2000",
+            "--results", str(tmp_path), "--run-id", "cut", "--no-charts", "--policy", "all=heuristic"]
+    with pytest.raises(SystemExit) as stop:
+        cli.main(argv)
+    said = capsys.readouterr()
+    assert stop.value.code == 130
+    assert "(interrupted:" in said.out and "sums.json" in said.out and "after 1 of 2 chunks" in said.err and "--resume" in said.err
+    monkeypatch.setattr(S, "chunk_sums", real)
+    cli.main(argv + ["--resume"])
+    assert "4,000 deals a point" in capsys.readouterr().out
