@@ -391,14 +391,18 @@ class Tuning:
                           f"{', '.join(name for name, _, _ in s['space'])}, every seat alike, from "
                           f"{spec_text(v, s['start'])}; {m['iterations']} iterations, {m['seconds']:.1f} s")
         names = [name for name, _, _ in s["space"]]
-        shown = self.steps[["iteration", "candidates", "gain"]].copy()
+        shown = self.steps[["iteration", "kind", "candidates", "gain"]].copy()
         shown["gain 95%"] = [f"{g - Z95 * e:+.4f}..{g + Z95 * e:+.4f}" for g, e in zip(self.steps.gain,
                                                                                      self.steps.gain_se)]
         shown["taken"] = ["yes" if t else "no" for t in self.steps.taken]
         lines.append(fit_frame(shown, ["iteration"], float_format=lambda x: f"{x:+.4f}"))
         for _, row in self.steps.iterrows():
             changed = ", ".join(f"{k}={row[f'answer_{k}']:g}" for k in names if row[f"answer_{k}"] != row[f"field_{k}"])
-            lines += wrap_line(f"  answer {int(row.iteration)}: {changed or '(the field parameters themselves)'}")
+            if row.kind == "polish":
+                proposal = ", ".join(f"{k}={row[f'field_{k}']:g}" for k in names)
+                lines += wrap_line(f"  {int(row.iteration)}, a field near the least exploitable: {proposal}")
+            else:
+                lines += wrap_line(f"  {int(row.iteration)}, answer: {changed or '(the field parameters themselves)'}")
         found = ", ".join(f"{k}={x:g}" for k, x in self.tuned.items())
         state = ("converged: two answers in a row, the second racing more candidates, gained nothing beyond the "
                  "noise" if m["converged"] else
@@ -420,15 +424,41 @@ class Tuning:
                 "folder": None if self.folder is None else str(self.folder)}
 
 
+def _least_exploitable(steps):
+    """The step whose field's answer gained least, by the upper end of its 95% interval."""
+    return min(steps, key=lambda st: (st["gain"] + Z95 * st["gain_se"], st["iteration"]))
+
+
+def _proposal(v, space, field_values, answer, rng, half_step):
+    """A field near ``field_values``: a half step toward ``answer`` (value lists keep
+    the field's value, integers round), or a random local draw."""
+    out = dict(field_values)
+    for name, kind, values in space:
+        x = float(field_values[name])
+        if kind == "range":
+            lo, hi = values
+            if half_step:
+                x = x + 0.5 * (float(answer[name]) - x)
+            else:
+                x = float(np.clip(rng.normal(x, LOCAL_WIDTH * (hi - lo)), lo, hi))
+            x = float(round(x)) if v.param(name).integer else round(x, 4)
+        elif not half_step and rng.random() < 0.25:
+            x = float(values[int(rng.integers(len(values)))])
+        out[name] = x
+    return out
+
+
 def tune(variant, space, players=None, start=None, rules=None, seed=0, deals=2_000, candidates=32, validate=50_000,
-         tolerance=0.01, iterations=12, game_settings=None, threads=None, workers=None, scheduler=None,
+         tolerance=0.01, iterations=12, polish=8, game_settings=None, threads=None, workers=None, scheduler=None,
          results="results", run_id=None, write=True, save=False, resume=False, progress=None, command=None):
     """Iterated best response with every seat alike: from ``start`` (a policy spec,
     default the variant's default policy), seat 0 answers a field of the current
     parameters (``best_response``); when the answer gains more than ``tolerance``
     beyond its 95% interval, every seat takes it, and the next iteration answers
     that. It stops when no answer gains beyond the noise (converged), or after
-    ``iterations``; then the tuned field is the least exploitable one visited.
+    ``iterations``; then up to ``polish`` fields near the least exploitable one
+    measured are measured too (half of them a half step toward its answer), and the
+    tuned field is the least exploitable of all.
 
     With the dealer rotating, every seat sits in every position equally often, so
     a field of one set of parameters is the same to every seat: seat 0's best
@@ -448,6 +478,8 @@ def tune(variant, space, players=None, start=None, rules=None, seed=0, deals=2_0
         raise WantitError(f"tolerance must be a non-negative number, not {tolerance!r}")
     if not 1 <= whole(iterations, "iterations") <= 100:
         raise WantitError("iterations must be 1..100")
+    if not 0 <= whole(polish, "polish") <= 100:
+        raise WantitError("polish must be 0..100")
     space = parse_space(space or TUNE_SPACE[v.name], v)
     current = {k: x for k, x in field_specs(v, n, start)[0].items()}
     settings = {"kind": "tune", "variant": v.name, "players": n, "start": dict(current),
@@ -455,7 +487,7 @@ def tune(variant, space, players=None, start=None, rules=None, seed=0, deals=2_0
                 "rules": {k: str(x) for k, x in (rules or {}).items()},
                 "game_settings": {k: str(x) for k, x in (game_settings or {}).items()}, "seed": check_seed(seed),
                 "deals": int(deals), "candidates": int(candidates), "validate": int(validate),
-                "tolerance": tolerance, "iterations": int(iterations)}
+                "tolerance": tolerance, "iterations": int(iterations), "polish": int(polish)}
     from . import results as R
 
     folder = state_path = None
@@ -474,34 +506,51 @@ def tune(variant, space, players=None, start=None, rules=None, seed=0, deals=2_0
         R.make_folder(folder)
     started = time.perf_counter()
     searched = [(name, values if kind == "values" else f"{values[0]}:{values[1]}") for name, kind, values in space]
-    while not state["converged"] and len(state["steps"]) < int(iterations):
-        it, current, check = len(state["steps"]), state["current"], state["check"]
-        answer = best_response(v.name, searched, players=n, seat=0, field={"all": current}, rules=rules,
-                               seed=seed + it, deals=deals, candidates=candidates * (CHECK_FACTOR if check else 1),
+    def answer_to(it, field_values, wide, kind):
+        answer = best_response(v.name, searched, players=n, seat=0, field={"all": field_values}, rules=rules,
+                               seed=seed + it, deals=deals, candidates=candidates * (CHECK_FACTOR if wide else 1),
                                validate=validate, game_settings=game_settings, threads=threads, workers=workers,
                                scheduler=scheduler, write=False)
-        taken = answer.gain - Z95 * answer.gain_se > tolerance
         measured = answer.validation["measured"]
-        step = {"iteration": it, "candidates": answer.meta["candidates"], "gain": answer.gain,
-                "gain_se": answer.gain_se, "validate_deals": answer.validation["deals"], "taken": bool(taken),
-                **{f"field_{k}": current[k] for k, _, _ in space}, **{f"answer_{k}": measured[k] for k, _, _ in space}}
-        state = {**state, "steps": [*state["steps"], step],
-                 "current": {**current, **measured} if taken else current,
-                 "check": not taken,
-                 "converged": bool(check and not taken)}  # two answers, the second wider, found nothing
+        taken = kind == "answer" and answer.gain - Z95 * answer.gain_se > tolerance
+        return measured, {"iteration": it, "kind": kind, "candidates": answer.meta["candidates"], "gain": answer.gain,
+                          "gain_se": answer.gain_se, "validate_deals": answer.validation["deals"], "taken": bool(taken),
+                          **{f"field_{k}": field_values[k] for k, _, _ in space},
+                          **{f"answer_{k}": measured[k] for k, _, _ in space}}
+
+    def save_state(new):
         if state_path is not None:
-            R.write_json(state_path, state)
+            R.write_json(state_path, new)
         if progress is not None:
-            progress(len(state["steps"]), int(iterations))
+            progress(len(new["steps"]), int(iterations) + int(polish))
+        return new
+
+    while not state["converged"] and len(state["steps"]) < int(iterations):
+        it, current, check = len(state["steps"]), state["current"], state["check"]
+        measured, step = answer_to(it, current, check, "answer")
+        state = save_state({**state, "steps": [*state["steps"], step],
+                            "current": {**current, **measured} if step["taken"] else current,
+                            "check": not step["taken"],
+                            "converged": bool(check and not step["taken"])})  # two answers, the second wider
+    # Best responses can cycle (a field aiming high invites aiming low, and back): then
+    # search near the least exploitable field measured, each proposal measured by a
+    # best response against it, half of them a half step toward that field's answer.
+    while not state["converged"] and len(state["steps"]) < int(iterations) + int(polish):
+        it = len(state["steps"])
+        best = _least_exploitable(state["steps"])
+        base = {**state["current"], **{k: best[f"field_{k}"] for k, _, _ in space}}
+        rng = np.random.default_rng([settings["seed"], 0x7011, it])  # its own: a resumed run draws the same
+        polished = sum(st.get("kind") == "polish" for st in state["steps"])  # the first is a half step
+        proposal = _proposal(v, space, base, {k: best[f"answer_{k}"] for k, _, _ in space}, rng,
+                             half_step=polished % 2 == 0)
+        _, step = answer_to(it, proposal, False, "polish")
+        state = save_state({**state, "steps": [*state["steps"], step]})
     import pandas as pd
 
     if state["converged"]:
         current, last = state["current"], state["steps"][-1]
-    else:
-        # Best responses can cycle (a field aiming high invites aiming low, and back):
-        # then the tuned field is the least exploitable one visited, by the upper end
-        # of the interval on what its answer gained.
-        last = min(state["steps"], key=lambda st: (st["gain"] + Z95 * st["gain_se"], st["iteration"]))
+    else:  # the least exploitable field measured, by the upper end of its interval
+        last = _least_exploitable(state["steps"])
         current = {**state["current"], **{name: last[f"field_{name}"] for name, _, _ in space}}
     tuned = {name: current[name] for name, _, _ in space}
     exploit = {"gain": last["gain"], "gain_se": last["gain_se"], "deals": last["validate_deals"],

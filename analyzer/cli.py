@@ -658,6 +658,8 @@ def best_response(variant, param_items, deals, candidates, validate, players, se
               help="A gain counts when its 95% interval lies above this (antes a deal; Selection: share of wins).")
 @click.option("--iterations", type=int, default=12, show_default=True,
               help="At most this many answers (unconverged: the least exploitable field visited is kept).")
+@click.option("--polish", type=int, default=8, show_default=True,
+              help="Unconverged, measure this many fields near the least exploitable one found.")
 @click.option("--save", is_flag=True, help="Save the result as the variant's tuned preset for this player count.")
 @click.option("--resume", is_flag=True,
               help="Continue an interrupted tuning: the one at --run-id, or the latest made with these settings.")
@@ -669,7 +671,7 @@ def best_response(variant, param_items, deals, candidates, validate, players, se
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @_game_option_flags
 def tune(variant, param_items, players, start, rule_items, seed, deals, candidates, validate, tolerance, iterations,
-         save, resume, threads, workers, scheduler, results_root, run_id, fmt, **game_settings):
+         polish, save, resume, threads, workers, scheduler, results_root, run_id, fmt, **game_settings):
     """Iterated best response: every seat alike answers a field of the current
     parameters until no answer gains beyond the noise; prints what a seat could
     still gain by deviating (exploitability) and, with --save, makes the result
@@ -687,10 +689,10 @@ def tune(variant, param_items, players, start, rule_items, seed, deals, candidat
     from .variants import get_variant
 
     v = get_variant(variant)
-    with ProgressBar(iterations, "iterations") as progress:
+    with ProgressBar(iterations + polish, "iterations") as progress:
         result = run(variant, list(param_items), players=players, start=start, rules=_key_values(rule_items, "--rule"),
                      seed=seed, deals=deals, candidates=candidates, validate=validate, tolerance=tolerance,
-                     iterations=iterations, game_settings=_game_settings(v, game_settings), threads=threads,
+                     iterations=iterations, polish=polish, game_settings=_game_settings(v, game_settings), threads=threads,
                      workers=workers, scheduler=scheduler, results=results_root, run_id=run_id, save=save,
                      resume=resume, progress=progress, command=_command_line())
     click.echo(dumps(result.to_json()) if fmt == "json" else result.format_table())

@@ -141,6 +141,21 @@ def test_a_saved_tuning_is_the_default_field_and_names_no_preset_but_its_base(tm
 def test_an_unconverged_tuning_keeps_the_least_exploitable_field_it_measured():
     """One iteration measures only the starting field: that is what it keeps."""
     r = tune("do_ya", {"take_threshold": THRESHOLDS}, players=4, seed=2, deals=300, validate=3_000, iterations=1,
-             start="heuristic", write=False)
+             polish=0, start="heuristic", write=False)
     assert not r.meta["converged"] and r.tuned == {"take_threshold": 0.1}
     assert r.exploitability["iteration"] == 0 and r.exploitability["gain"] > 0.3
+
+
+def test_an_unconverged_tuning_measures_fields_near_the_least_exploitable():
+    """After one answer, the first polish step is the half step from the start toward
+    that answer; every step's field is measured by a best response against it."""
+    space = {"take_threshold": "0:2", "deny_weight": "0:2"}
+    r = tune("do_ya", space, players=4, seed=2, deals=300, validate=3_000, iterations=1, polish=2,
+             start="heuristic", write=False)
+    steps = r.steps
+    assert list(steps.kind) == ["answer", "polish", "polish"]
+    for name in space:
+        start, answer = steps[f"field_{name}"][0], steps[f"answer_{name}"][0]
+        assert steps[f"field_{name}"][1] == round(start + 0.5 * (answer - start), 4)
+    best = steps.loc[(steps.gain + Z95 * steps.gain_se).idxmin()]
+    assert r.tuned == {name: best[f"field_{name}"] for name in space}
