@@ -425,8 +425,11 @@ class Tuning:
 
 
 def _least_exploitable(steps):
-    """The step whose field's answer gained least, by the upper end of its 95% interval."""
-    return min(steps, key=lambda st: (st["gain"] + Z95 * st["gain_se"], st["iteration"]))
+    """The step whose field's answer gained least, by the upper end of its 95% interval.
+    A loss counts as no gain: the seat's own parameters are always a deviation open to
+    it, so a field is never less exploitable than 0 (a badly chosen challenger would
+    otherwise flatter its field)."""
+    return min(steps, key=lambda st: (max(st["gain"], 0.0) + Z95 * st["gain_se"], st["iteration"]))
 
 
 def _proposal(v, space, field_values, answer, rng, half_step):
