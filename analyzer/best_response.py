@@ -27,6 +27,7 @@ from .variants import get_variant, spec_text
 
 MAX_CANDIDATES = 4096
 TUNE_STATE = "tune.json"  # a tuning's iterations so far, saved after each
+FINAL_SEED = 10_000  # an unconverged tuning's last measurement draws from seed + this
 CHECK_FACTOR = 4  # after an answer that gains nothing, the next races this many times the candidates
 
 
@@ -398,7 +399,9 @@ class Tuning:
         lines.append(fit_frame(shown, ["iteration"], float_format=lambda x: f"{x:+.4f}"))
         for _, row in self.steps.iterrows():
             changed = ", ".join(f"{k}={row[f'answer_{k}']:g}" for k in names if row[f"answer_{k}"] != row[f"field_{k}"])
-            if row.kind == "polish":
+            if row.kind == "final":
+                lines += wrap_line(f"  {int(row.iteration)}, the chosen field measured afresh (a wider search)")
+            elif row.kind == "polish":
                 proposal = ", ".join(f"{k}={row[f'field_{k}']:g}" for k in names)
                 lines += wrap_line(f"  {int(row.iteration)}, a field near the least exploitable: {proposal}")
             else:
@@ -406,8 +409,8 @@ class Tuning:
         found = ", ".join(f"{k}={x:g}" for k, x in self.tuned.items())
         state = ("converged: two answers in a row, the second racing more candidates, gained nothing beyond the "
                  "noise" if m["converged"] else
-                 f"not converged after {m['iterations']} iterations: the least exploitable field visited, "
-                 f"iteration {e['iteration']}'s")
+                 f"not converged after {m['iterations']} iterations: the least exploitable field measured, "
+                 f"measured again by the last")
         lines += [""] + wrap_line(f"tuned ({state}): {found}")
         lines += wrap_line(f"exploitability: a seat deviating within the space gains {e['gain']:+.4f} +/- "
                            f"{Z95 * e['gain_se']:.4f} {'antes a deal' if v.kind == 'pot' else 'of the wins'} "
@@ -460,8 +463,9 @@ def tune(variant, space, players=None, start=None, rules=None, seed=0, deals=2_0
     beyond its 95% interval, every seat takes it, and the next iteration answers
     that. It stops when no answer gains beyond the noise (converged), or after
     ``iterations``; then up to ``polish`` fields near the least exploitable one
-    measured are measured too (half of them a half step toward its answer), and the
-    tuned field is the least exploitable of all.
+    measured are measured too (half of them a half step toward its answer), the
+    tuned field is the least exploitable of all, and it is measured once more by a
+    wider search (its exploitability, free of having been picked as the least).
 
     With the dealer rotating, every seat sits in every position equally often, so
     a field of one set of parameters is the same to every seat: seat 0's best
@@ -509,9 +513,9 @@ def tune(variant, space, players=None, start=None, rules=None, seed=0, deals=2_0
         R.make_folder(folder)
     started = time.perf_counter()
     searched = [(name, values if kind == "values" else f"{values[0]}:{values[1]}") for name, kind, values in space]
-    def answer_to(it, field_values, wide, kind):
+    def answer_to(it, field_values, wide, kind, draw=0):
         answer = best_response(v.name, searched, players=n, seat=0, field={"all": field_values}, rules=rules,
-                               seed=seed + it, deals=deals, candidates=candidates * (CHECK_FACTOR if wide else 1),
+                               seed=seed + it + draw, deals=deals, candidates=candidates * (CHECK_FACTOR if wide else 1),
                                validate=validate, game_settings=game_settings, threads=threads, workers=workers,
                                scheduler=scheduler, write=False)
         measured = answer.validation["measured"]
@@ -552,9 +556,16 @@ def tune(variant, space, players=None, start=None, rules=None, seed=0, deals=2_0
 
     if state["converged"]:
         current, last = state["current"], state["steps"][-1]
-    else:  # the least exploitable field measured, by the upper end of its interval
-        last = _least_exploitable(state["steps"])
-        current = {**state["current"], **{name: last[f"field_{name}"] for name, _, _ in space}}
+    else:
+        # The least exploitable field measured, by the upper end of its interval; the
+        # least of many noisy measurements flatters its field, so the field is then
+        # measured once more, by a wider search of its own seed: that is its exploitability.
+        chosen = _least_exploitable([st for st in state["steps"] if st.get("kind") != "final"])
+        current = {**state["current"], **{name: chosen[f"field_{name}"] for name, _, _ in space}}
+        if state["steps"][-1].get("kind") != "final":
+            _, step = answer_to(len(state["steps"]), current, True, "final", draw=FINAL_SEED)
+            state = save_state({**state, "steps": [*state["steps"], step]})
+        last = state["steps"][-1]
     tuned = {name: current[name] for name, _, _ in space}
     exploit = {"gain": last["gain"], "gain_se": last["gain_se"], "deals": last["validate_deals"],
                "iteration": last["iteration"], "answer": {name: last[f"answer_{name}"] for name, _, _ in space}}

@@ -143,7 +143,8 @@ def test_an_unconverged_tuning_keeps_the_least_exploitable_field_it_measured():
     r = tune("do_ya", {"take_threshold": THRESHOLDS}, players=4, seed=2, deals=300, validate=3_000, iterations=1,
              polish=0, start="heuristic", write=False)
     assert not r.meta["converged"] and r.tuned == {"take_threshold": 0.1}
-    assert r.exploitability["iteration"] == 0 and r.exploitability["gain"] > 0.3
+    assert list(r.steps.kind) == ["answer", "final"]  # then measured again, afresh
+    assert r.exploitability["iteration"] == 1 and r.exploitability["gain"] > 0.3
 
 
 def test_an_unconverged_tuning_measures_fields_near_the_least_exploitable():
@@ -153,9 +154,12 @@ def test_an_unconverged_tuning_measures_fields_near_the_least_exploitable():
     r = tune("do_ya", space, players=4, seed=2, deals=300, validate=3_000, iterations=1, polish=2,
              start="heuristic", write=False)
     steps = r.steps
-    assert list(steps.kind) == ["answer", "polish", "polish"]
+    assert list(steps.kind) == ["answer", "polish", "polish", "final"]
     for name in space:
         start, answer = steps[f"field_{name}"][0], steps[f"answer_{name}"][0]
         assert steps[f"field_{name}"][1] == round(start + 0.5 * (answer - start), 4)
-    best = steps.loc[(steps.gain.clip(lower=0) + Z95 * steps.gain_se).idxmin()]  # a loss counts as no gain
+    measured = steps[steps.kind != "final"]
+    best = measured.loc[(measured.gain.clip(lower=0) + Z95 * measured.gain_se).idxmin()]  # a loss counts as none
     assert r.tuned == {name: best[f"field_{name}"] for name in space}
+    assert {name: steps[f"field_{name}"].iloc[-1] for name in space} == r.tuned
+    assert r.exploitability["gain"] == steps.gain.iloc[-1]
