@@ -224,12 +224,12 @@ def _metric_units(v, inp, rows):
     if v.kind == "pot":
         from kernels.games.common import UNITS
 
-        res = v.result
-        payout = np.rint(res.view(rows, "payout")[:, :n] * UNITS).astype(np.int64)
-        paid = np.rint(res.view(rows, "paid")[:, :n] * UNITS).astype(np.int64)
-        pot = paid.sum(axis=1, keepdims=True)
-        parts = [payout - paid, res.view(rows, "high_share")[:, :n] > 0, res.view(rows, "low_share")[:, :n] > 0,
-                 payout == pot]
+        from kernels.sums import pot_units
+
+        at = v.result.at
+        out = np.empty((rows.shape[0], 4 * n), np.int64)
+        pot_units(rows, at.payout, at.paid, at.high_share, at.low_share, n, float(UNITS), out)
+        return out
     else:
         from kernels.games.selection import RESULT
 
@@ -258,7 +258,6 @@ def chunk_sums(settings_json, index, threads=None):
     sums ``[x, x**2, d, d**2]`` of each (metric, seat), ``d`` the difference from the
     reference point on the same deal. Python ints: nothing overflows, any order adds."""
     from .engine import play_batch
-    from .simulate import exact_sums
 
     settings = json.loads(settings_json)
     v, prepared = _prepared(settings_json)
@@ -274,12 +273,25 @@ def chunk_sums(settings_json, index, threads=None):
         for p, (inp, start) in enumerate(prepared):
             if units[p] is None:
                 units[p] = _metric_units(v, inp, play_batch(inp, start, settings["seed"], first, count))
-            x1, x2 = exact_sums(units[p])
-            d1, d2 = exact_sums(units[p] - units[ref])
-            out.append([x1, x2, d1, d2])
+            out.append(_paired_sums(units[p], units[ref]))
             if p != ref:
                 units[p] = None  # only the reference's units are needed again
     return out
+
+
+def _paired_sums(x, ref):
+    """``[x, x**2, d, d**2]`` column sums (``d = x - ref``) as Python ints: in one
+    kernel pass while int64 holds them exactly, else in exact Python arithmetic."""
+    from kernels.sums import paired_sums
+
+    from .simulate import exact_sums
+
+    sums = np.zeros((4, x.shape[1]), np.int64)
+    if paired_sums(x, ref, sums):
+        return [[int(v) for v in row] for row in sums]
+    x1, x2 = exact_sums(x)
+    d1, d2 = exact_sums(x - ref)
+    return [x1, x2, d1, d2]
 
 
 # ---------------------------------------------------------------- running

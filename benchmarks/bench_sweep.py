@@ -53,7 +53,8 @@ def main():
     add_output_options(parser, "results/bench_sweep.csv")
     args = parser.parse_args()
     deals = 20_000 if args.quick else args.deals
-    settings = sweep_settings("sr", grid={"take_threshold": POINTS}, players=PLAYERS, deals=deals, seed=1)
+    settings = sweep_settings("sr", grid={"take_threshold": POINTS}, players=PLAYERS, deals=deals, seed=1,
+                              field="heuristic")
     text = json.dumps(settings, sort_keys=True)
     _, prepared = _prepared(text)
     all_threads = numba.config.NUMBA_NUM_THREADS

@@ -186,3 +186,17 @@ def test_ctrl_c_keeps_the_finished_chunks_and_says_how_to_go_on(tmp_path, monkey
     monkeypatch.setattr(S, "chunk_sums", real)
     cli.main(argv + ["--resume"])
     assert "4,000 deals a point" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("bound", [3, (1 << 20) - 1, 1 << 20, 1 << 36])
+def test_paired_sums_are_exact_in_the_kernel_and_beyond_it(bound):
+    """The one-pass kernel sums while int64 holds them; larger values go to the exact
+    Python sums; either way the sums of x, x**2, d and d**2 are the integer ones."""
+    rng = np.random.default_rng(bound)
+    x = rng.integers(-bound, bound + 1, size=(2_000, 4), dtype=np.int64)
+    ref = rng.integers(-bound, bound + 1, size=(2_000, 4), dtype=np.int64)
+    x[0, 0] = bound
+    got = S._paired_sums(x, ref)
+    d = x - ref
+    assert got == [[sum(int(v) for v in col) for col in x.T], [sum(int(v) ** 2 for v in col) for col in x.T],
+                   [sum(int(v) for v in col) for col in d.T], [sum(int(v) ** 2 for v in col) for col in d.T]]
