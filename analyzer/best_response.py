@@ -27,6 +27,7 @@ from .variants import get_variant, spec_text
 
 MAX_CANDIDATES = 4096
 TUNE_STATE = "tune.json"  # a tuning's iterations so far, saved after each
+RACE_STATE = "race.json"  # a best response's race so far, saved after each round
 FINAL_SEED = 10_000  # an unconverged tuning's last measurement draws from seed + this
 CHECK_FACTOR = 4  # after an answer that gains nothing, the next races this many times the candidates
 
@@ -191,7 +192,7 @@ class BestResponse:
 
 def best_response(variant, space, players=None, seat=0, field=None, rules=None, seed=0, deals=2_000,
                   candidates=32, validate=50_000, game_settings=None, threads=None, workers=None, scheduler=None,
-                  results="results", run_id=None, write=True, progress=None, command=None):
+                  results="results", run_id=None, write=True, resume=False, progress=None, command=None):
     """The parameters in ``space`` (see ``parse_space``; default ``TUNE_SPACE``, every
     parameter that shapes play) that maximise ``seat``'s
     result (ev in antes; Selection: its share of the wins) against ``field``.
@@ -200,7 +201,8 @@ def best_response(variant, space, players=None, seat=0, field=None, rules=None, 
     race on common random numbers: round 0 plays each on ``deals`` deals, every
     later round the better half on twice as many new ones, until one is left. The
     seat's own parameters always race too. The winner and the seat's own parameters
-    are then played on ``validate`` deals no round used.
+    are then played on ``validate`` deals no round used. With ``write`` the race is
+    saved after every round (``race.json``); ``resume`` goes on from it.
     """
     v = get_variant(variant)
     n = v.default_players if players is None else whole(players, "players")
@@ -225,36 +227,53 @@ def best_response(variant, space, players=None, seat=0, field=None, rules=None, 
                 "space": [[name, kind, values] for name, kind, values in space], "rules": base["rules"],
                 "game_settings": base["game_settings"], "seed": seed, "deals": int(deals),
                 "candidates": int(candidates), "validate": int(validate)}
-    folder = _folder(results, v, run_id, write)
+    from . import results as R
+
+    folder = _folder(results, v, run_id, write, resume=resume, settings=settings, state=RACE_STATE)
     k = metric_names(v).index(PRIMARY[v.kind]) * n + seat
     scale = metric_scales(v, base)[metric_names(v).index(PRIMARY[v.kind])]
-    sums = [[0, 0, 0, 0, 0] for _ in pool]  # x, x2, d, d2, deals
-    last_round = [0] * len(pool)
-    alive = list(range(len(pool)))
-    offset, n_deals, rounds, round_deals = 0, int(deals), 0, []
+    # The race so far (saved after every round; a resumed run goes on from it): per
+    # candidate the sums x, x2, d, d2 and deals, the last round it raced, who is alive.
+    race = {"settings": settings, "sums": [[0, 0, 0, 0, 0] for _ in pool], "last_round": [0] * len(pool),
+            "alive": list(range(len(pool))), "offset": 0, "n_deals": int(deals), "round_deals": [],
+            "finished": False}
+    state_path = None if folder is None else folder / RACE_STATE
+    if resume and state_path is not None and state_path.exists():
+        saved = R.read_json(state_path, "race state")
+        if not isinstance(saved, dict) or saved.get("settings") != settings:
+            raise WantitError(f"{state_path} was made by another best response (other settings); "
+                              "give another --run-id")
+        race = saved
+    elif folder is not None:
+        R.make_folder(folder)
     started = time.perf_counter()
-    while True:
+    while not race["finished"]:
+        alive, n_deals, offset = race["alive"], race["n_deals"], race["offset"]
+        sums, last_round, rounds = race["sums"], list(race["last_round"]), len(race["round_deals"])
         racing = [0] + [c for c in alive if c != 0]  # own parameters first: the reference
         stage = {**base, "points": [pool[c] for c in racing], "first": offset, "deals": n_deals,
                  "chunk": min(n_deals, 20_000)}
         part, interrupted, _ = run_sweep(stage, None, threads, workers, scheduler)
         if interrupted:
             raise KeyboardInterrupt
+        sums = [list(x) for x in sums]
         for slot, c in enumerate(racing):
             x1, x2, d1, d2 = (part.sums[slot][j][k] for j in range(4))
             sums[c] = [sums[c][0] + x1, sums[c][1] + x2, sums[c][2] + d1, sums[c][3] + d2, sums[c][4] + n_deals]
             last_round[c] = rounds
-        offset += n_deals
-        round_deals.append(n_deals)
-        rounds += 1
-        if progress is not None:
-            progress(rounds, rounds + max(math.ceil(math.log2(max(len(alive), 1))), 0))
-        if len(alive) == 1:
-            break
         # Everyone alive played the same deals: rank by the mean difference from own.
-        alive.sort(key=lambda c: (-sums[c][2] / sums[c][4], c))
-        alive = alive[:math.ceil(len(alive) / 2)]
-        n_deals *= 2
+        ranked = sorted(alive, key=lambda c: (-sums[c][2] / sums[c][4], c))
+        race = {**race, "sums": sums, "last_round": last_round, "offset": offset + n_deals,
+                "round_deals": [*race["round_deals"], n_deals], "finished": len(alive) == 1,
+                "alive": alive if len(alive) == 1 else ranked[:math.ceil(len(alive) / 2)],
+                "n_deals": n_deals if len(alive) == 1 else n_deals * 2}
+        if state_path is not None:
+            R.write_json(state_path, race)
+        if progress is not None:
+            done = len(race["round_deals"])
+            progress(done, done + max(math.ceil(math.log2(max(len(race["alive"]), 1))), 0))
+    sums, last_round, alive, offset = race["sums"], race["last_round"], race["alive"], race["offset"]
+    rounds, round_deals = len(race["round_deals"]), race["round_deals"]
     winner = measured = alive[0]
     if winner == 0 and len(pool) > 1:
         # The seat's own parameters won the race: measure the best other candidate (the
@@ -296,21 +315,23 @@ def _candidate_table(pool, sums, last_round, scale, space):
     return pd.DataFrame(rows)
 
 
-def _folder(results, v, run_id, write, kind="best-response", resume=False, settings=None):
+def _folder(results, v, run_id, write, kind="best-response", resume=False, settings=None, state=None):
+    """The run's folder; with ``resume``, the one at ``run_id`` or the latest under
+    ``results/<variant>/`` whose saved ``state`` file has these settings."""
     from . import results as R
 
     if not write:
         return None
     if resume and run_id is None:
-        folder = R.find_unfinished(results, v.name, settings, name=TUNE_STATE)
+        folder = R.find_unfinished(results, v.name, settings, name=state)
         if folder is None:
             raise WantitError(f"--resume: no run under {Path(results) / v.name} was made with these settings "
                               "(give its --run-id, or leave out --resume)")
         return folder
     folder = R.run_folder(results, v.name, run_id, kind)
-    if resume and not (folder / TUNE_STATE).exists():
+    if resume and not (folder / state).exists():
         raise WantitError(f"--resume: {folder} holds no run to continue")
-    if not resume and ((folder / R.RUN).exists() or (folder / TUNE_STATE).exists()):
+    if not resume and ((folder / R.RUN).exists() or (folder / state).exists()):
         raise WantitError(f"{folder} already holds a run: add --resume to continue it, or give another --run-id")
     return folder
 
@@ -327,7 +348,7 @@ def _write(result, command):
     if command is not None:
         run["command"] = command
     R.write_json(result.folder / R.RUN, run)
-    result.files = [*files, R.RUN]
+    result.files = [*files, R.RUN, RACE_STATE]
 
 
 def _race_chart(result):
@@ -499,7 +520,7 @@ def tune(variant, space, players=None, start=None, rules=None, seed=0, deals=2_0
 
     folder = state_path = None
     if write:
-        folder = _folder(results, v, run_id, write, kind="tune", resume=resume, settings=settings)
+        folder = _folder(results, v, run_id, write, kind="tune", resume=resume, settings=settings, state=TUNE_STATE)
         state_path = folder / TUNE_STATE
     # What the iterations so far found (a resumed run starts from it): each iteration is
     # a best response of its own seed, so the run goes on exactly as it would have.

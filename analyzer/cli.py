@@ -602,9 +602,11 @@ def sweep(variant, param_items, deals, chunk, reference, resume, from_run, playe
               help="Candidates drawn (every combination, when the values given have no more).")
 @click.option("--validate", type=int, default=50_000, show_default=True,
               help="Fresh deals the winner and the seat's own parameters are measured on.")
+@click.option("--resume", is_flag=True,
+              help="Continue an interrupted race: the one at --run-id, or the latest made with these settings.")
 @_sweep_options
-def best_response(variant, param_items, deals, candidates, validate, players, seat, policy_items, rule_items, seed,
-                  threads, workers, scheduler, results_root, run_id, no_charts, fmt, **game_settings):
+def best_response(variant, param_items, deals, candidates, validate, resume, players, seat, policy_items, rule_items,
+                  seed, threads, workers, scheduler, results_root, run_id, no_charts, fmt, **game_settings):
     """Find the parameters that maximise one seat's net (Selection: its share of the
     wins) against a field: candidates race on the same deals, the better half going
     on to twice the deals each round, and the winner is measured afresh against the
@@ -616,7 +618,8 @@ def best_response(variant, param_items, deals, candidates, validate, players, se
     \b
     Files under RESULTS/VARIANT/RUN-ID/: candidates.parquet and candidates.csv (each
     candidate's parameters, the last round it raced, its deals, ev, ev_se, and diff,
-    diff_se from the seat's own parameters on the same deals), race.png, run.json.
+    diff_se from the seat's own parameters on the same deals), race.png, run.json, and
+    race.json, the race saved after every round: after Ctrl-C, --resume goes on from it.
     """
     from .best_response import best_response as run
     from .best_response import dumps
@@ -631,7 +634,7 @@ def best_response(variant, param_items, deals, candidates, validate, players, se
         result = run(variant, list(param_items), players=players, seat=seat, field=_policy_specs(policy_items),
                      rules=_key_values(rule_items, "--rule"), seed=seed, deals=deals, candidates=candidates,
                      validate=validate, game_settings=_game_settings(v, game_settings), threads=threads,
-                     workers=workers, scheduler=scheduler, results=results_root, run_id=run_id,
+                     workers=workers, scheduler=scheduler, results=results_root, run_id=run_id, resume=resume,
                      progress=progress, command=_command_line())
     if fmt == "json":
         click.echo(dumps(result.to_json()))

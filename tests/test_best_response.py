@@ -163,3 +163,23 @@ def test_an_unconverged_tuning_measures_fields_near_the_least_exploitable():
     assert r.tuned == {name: best[f"field_{name}"] for name in space}
     assert {name: steps[f"field_{name}"].iloc[-1] for name in space} == r.tuned
     assert r.exploitability["gain"] == steps.gain.iloc[-1]
+
+
+def test_an_interrupted_race_resumes_to_the_same_answer(tmp_path):
+    args = dict(space={"take_threshold": THRESHOLDS}, players=3, seed=4, deals=300, validate=3_000,
+                field="heuristic", results=tmp_path)
+    whole = best_response("do_ya", run_id="whole", **args)
+
+    def stop_after_first(done, total):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        best_response("do_ya", run_id="cut", progress=stop_after_first, **args)
+    saved = json.loads((tmp_path / "do_ya" / "cut" / "race.json").read_text())
+    assert saved["round_deals"] == [300] and not saved["finished"]
+    with pytest.raises(WantitError, match="already holds a run"):
+        best_response("do_ya", run_id="cut", **args)
+    resumed = best_response("do_ya", resume=True, **args)  # found by its settings
+    assert resumed.folder == tmp_path / "do_ya" / "cut"
+    assert resumed.candidates.equals(whole.candidates) and resumed.validation == whole.validation
+    assert whole.meta["rounds"] >= 3
