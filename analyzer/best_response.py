@@ -229,7 +229,8 @@ def best_response(variant, space, players=None, seat=0, field=None, rules=None, 
                 "candidates": int(candidates), "validate": int(validate)}
     from . import results as R
 
-    folder = _folder(results, v, run_id, write, resume=resume, settings=settings, state=RACE_STATE)
+    folder = (R.chosen_folder(results, v.name, run_id, "best-response", resume, settings, RACE_STATE)
+              if write else None)
     k = metric_names(v).index(PRIMARY[v.kind]) * n + seat
     scale = metric_scales(v, base)[metric_names(v).index(PRIMARY[v.kind])]
     # The race so far (saved after every round; a resumed run goes on from it): per
@@ -313,27 +314,6 @@ def _candidate_table(pool, sums, last_round, scale, space):
         rows.append({"candidate": c, **{name: point[name] for name, _, _ in space}, "own": c == 0,
                      "round": last_round[c], "deals": d, "ev": ev, "ev_se": ev_se, "diff": diff, "diff_se": diff_se})
     return pd.DataFrame(rows)
-
-
-def _folder(results, v, run_id, write, kind="best-response", resume=False, settings=None, state=None):
-    """The run's folder; with ``resume``, the one at ``run_id`` or the latest under
-    ``results/<variant>/`` whose saved ``state`` file has these settings."""
-    from . import results as R
-
-    if not write:
-        return None
-    if resume and run_id is None:
-        folder = R.find_unfinished(results, v.name, settings, name=state)
-        if folder is None:
-            raise WantitError(f"--resume: no run under {Path(results) / v.name} was made with these settings "
-                              "(give its --run-id, or leave out --resume)")
-        return folder
-    folder = R.run_folder(results, v.name, run_id, kind)
-    if resume and not (folder / state).exists():
-        raise WantitError(f"--resume: {folder} holds no run to continue")
-    if not resume and ((folder / R.RUN).exists() or (folder / state).exists()):
-        raise WantitError(f"{folder} already holds a run: add --resume to continue it, or give another --run-id")
-    return folder
 
 
 def _write(result, command):
@@ -520,7 +500,7 @@ def tune(variant, space, players=None, start=None, rules=None, seed=0, deals=2_0
 
     folder = state_path = None
     if write:
-        folder = _folder(results, v, run_id, write, kind="tune", resume=resume, settings=settings, state=TUNE_STATE)
+        folder = R.chosen_folder(results, v.name, run_id, "tune", resume, settings, TUNE_STATE)
         state_path = folder / TUNE_STATE
     # What the iterations so far found (a resumed run starts from it): each iteration is
     # a best response of its own seed, so the run goes on exactly as it would have.

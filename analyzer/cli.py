@@ -1,7 +1,6 @@
 """The ``wantit`` command line. Data on stdout, errors as one line on stderr."""
 
 import json
-import math
 import sys
 
 import click
@@ -554,7 +553,7 @@ def sweep(variant, param_items, deals, chunk, reference, resume, from_run, playe
     saved after every chunk: an interrupted run resumes from them).
     """
     from .progress import ProgressBar
-    from .sweep import chunk_count, rerun, sweep as run_sweep, sweep_settings
+    from .sweep import chunk_count, rerun, sweep as run_sweep
 
     how = {"threads": threads, "workers": workers, "scheduler": scheduler, "charts": not no_charts}
     if from_run is not None:
@@ -572,9 +571,7 @@ def sweep(variant, param_items, deals, chunk, reference, resume, from_run, playe
                     rules=_key_values(rule_items, "--rule"), deals=deals, seed=seed, chunk=chunk,
                     reference=int(reference) if reference is not None and reference.strip().isdecimal() else reference,
                     game_settings=_game_settings(v, game_settings))
-        settings = sweep_settings(variant, grid=list(param_items), **args)
-        points = math.prod(len(values) for _, values in settings["grid"])
-        with ProgressBar(settings["deals"] * points, v.unit) as progress:
+        with ProgressBar(1, v.unit) as progress:  # the sweep gives the total with its first chunk
             result = run_sweep(variant, list(param_items), results=results_root, run_id=run_id, resume=resume,
                                progress=progress, command=_command_line(), **args, **how)
     meta = result.meta

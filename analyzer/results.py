@@ -138,3 +138,22 @@ def find_unfinished(root, variant, settings, name=SUMS):
         if isinstance(saved, dict) and saved.get("settings") == settings:
             found.append((sums.stat().st_mtime, sums.parent))
     return max(found)[1] if found else None
+
+
+def chosen_folder(root, variant, run_id, kind, resume, settings, state):
+    """The folder a run writes to, checked: with ``resume``, the one at ``run_id`` or
+    the latest under ``root/variant`` whose saved ``state`` file (a sweep's sums, a
+    race, a tuning) has these ``settings``, which must hold a run to continue;
+    without it, a new folder, or ``run_id``'s, which must not hold a run yet."""
+    if resume and run_id is None:
+        folder = find_unfinished(root, variant, settings, name=state)
+        if folder is None:
+            raise WantitError(f"--resume: no run under {Path(root) / variant} was made with these settings "
+                              "(give its --run-id, or leave out --resume)")
+        return folder
+    folder = run_folder(root, variant, run_id, kind)
+    if resume and not (folder / state).exists():
+        raise WantitError(f"--resume: {folder} holds no run to continue")
+    if not resume and ((folder / RUN).exists() or (folder / state).exists()):
+        raise WantitError(f"{folder} already holds a run: add --resume to continue it, or give another --run-id")
+    return folder

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import WantitError
-from .runs import check_run, check_seed, numba_threads, whole
+from .runs import _same_shape, check_run, check_seed, numba_threads, whole
 from .variants import get_variant, spec_text
 
 POT_METRICS = ("ev", "p_high", "p_low", "p_scoop")
@@ -230,15 +230,13 @@ def _metric_units(v, inp, rows):
         out = np.empty((rows.shape[0], 4 * n), np.int64)
         pot_units(rows, at.payout, at.paid, at.high_share, at.low_share, n, float(UNITS), out)
         return out
-    else:
-        from kernels.games.selection import RESULT
+    from kernels.games.selection import RESULT
 
-        from .selection import WIN_UNITS
+    from .selection import WIN_UNITS
 
-        total = RESULT.view(rows, "total")[:, :n].astype(np.int64)
-        at_top = total == total.max(axis=1, keepdims=True)
-        parts = [np.where(at_top, WIN_UNITS // at_top.sum(axis=1, keepdims=True), 0), total]
-    return np.concatenate([np.asarray(p, np.int64) for p in parts], axis=1)
+    total = RESULT.view(rows, "total")[:, :n].astype(np.int64)
+    at_top = total == total.max(axis=1, keepdims=True)
+    return np.concatenate([np.where(at_top, WIN_UNITS // at_top.sum(axis=1, keepdims=True), 0), total], axis=1)
 
 
 def metric_scales(v, settings):
@@ -339,16 +337,9 @@ class SweepSums:
         chunks = chunk_count(settings)
         if (not isinstance(done, list) or len(set(done)) != len(done)
                 or not all(isinstance(i, int) and 0 <= i < chunks for i in done)
-                or not _same_shape(sums, fresh.sums)):
+                or not _same_shape(sums, fresh.sums, signed=True)):
             raise WantitError(f"{path} is damaged: its chunks or sums do not fit this sweep")
         return cls(settings, sorted(done), sums)
-
-
-def _same_shape(saved, fresh):
-    if isinstance(fresh, list):
-        return isinstance(saved, list) and len(saved) == len(fresh) and all(
-            _same_shape(s, f) for s, f in zip(saved, fresh))
-    return isinstance(saved, int) and not isinstance(saved, bool)
 
 
 def _in_process(settings_json, pending, threads):
@@ -554,17 +545,8 @@ def sweep(variant, grid, players=None, seat=0, field=None, rules=None, deals=20_
                               game_settings)
     folder = sums_path = None
     if write:
-        folder = R.run_folder(results, settings["variant"], run_id, "sweep")
-        if resume and run_id is None:
-            folder = R.find_unfinished(results, settings["variant"], settings)
-            if folder is None:
-                raise WantitError(f"--resume: no run under {Path(results) / settings['variant']} was made with "
-                                  "these settings (give its --run-id, or leave out --resume)")
+        folder = R.chosen_folder(results, settings["variant"], run_id, "sweep", resume, settings, R.SUMS)
         sums_path = folder / R.SUMS
-        if sums_path.exists() and not resume:
-            raise WantitError(f"{folder} already holds a run: add --resume to continue it, or give another --run-id")
-        if resume and not sums_path.exists():
-            raise WantitError(f"--resume: {folder} holds no run to continue")
         R.make_folder(folder)
     try:
         sums, interrupted, seconds = run_sweep(settings, sums_path, threads, workers, scheduler, progress)

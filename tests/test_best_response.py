@@ -15,6 +15,11 @@ from analyzer.variants import get_variant
 THRESHOLDS = [0.0, 0.2, 0.5, 1.0, 2.0]
 
 
+def stop_after_first(done, total):
+    """A progress callback that interrupts the run after its first step."""
+    raise KeyboardInterrupt
+
+
 def test_the_race_finds_the_brute_force_optimum_of_one_parameter():
     """Do Ya, seat 0's take_threshold against the heuristic field: a sweep of every
     value on 20,000 deals finds the best by a margin far beyond its noise; the race,
@@ -103,9 +108,6 @@ def test_an_interrupted_tuning_resumes_to_the_same_result(tmp_path):
                 results=tmp_path, start="heuristic")
     whole = tune("do_ya", run_id="whole", **args)
 
-    def stop_after_first(done, total):
-        raise KeyboardInterrupt
-
     with pytest.raises(KeyboardInterrupt):
         tune("do_ya", run_id="cut", progress=stop_after_first, **args)
     saved = json.loads((tmp_path / "do_ya" / "cut" / "tune.json").read_text())
@@ -169,9 +171,6 @@ def test_an_interrupted_race_resumes_to_the_same_answer(tmp_path):
     args = dict(space={"take_threshold": THRESHOLDS}, players=3, seed=4, deals=300, validate=3_000,
                 field="heuristic", results=tmp_path)
     whole = best_response("do_ya", run_id="whole", **args)
-
-    def stop_after_first(done, total):
-        raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
         best_response("do_ya", run_id="cut", progress=stop_after_first, **args)
