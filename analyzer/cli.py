@@ -726,6 +726,48 @@ def tour(results_root, variant_items, scale, threads):
 
 
 @cli.command()
+@click.option("--results", "results_root", default="results", show_default=True, type=click.Path(),
+              help="Folder the report writes under (RESULTS/report/).")
+@click.option("--variant", "variant_items", multiple=True, help="Only this variant; repeatable (default: all five).")
+@click.option("--scale", type=float, default=1.0, show_default=True,
+              help="Multiply every run's deals by this (the committed report is scale 1).")
+@click.option("--seed", type=int, default=None, help="Random seed (default: the report's own, 2026).")
+@click.option("--resume", is_flag=True, help="Keep the parts an interrupted report (same scale and seed) finished.")
+@click.option("--threads", type=int, default=None, help="Numba threads (default: all).")
+def report(results_root, variant_items, scale, seed, resume, threads):
+    """Regenerate the headline results under RESULTS/report/: per variant the
+    winning hands by number of players, the value of position, the variant's own
+    questions, a sweep of its deciding parameter against the tuned field, and a
+    one-page strategy card (strategy.md) whose every claim carries its number and
+    interval; and the tuned presets with their exploitability (tuned.csv). A few
+    minutes at scale 1 on two cores; every part is saved as it finishes."""
+    from .progress import ProgressBar
+    from .report import SEED, check_report
+    from .report import report as run
+
+    seed = SEED if seed is None else seed
+    check_report(results_root, list(variant_items) or None, scale, seed, threads, resume)
+    click.echo(f"wantit report: the headline tables, charts and strategy cards under {results_root}/report/",
+               err=True)
+    try:
+        with ProgressBar(1, "deals") as progress:
+            r = run(results_root, variants=list(variant_items) or None, scale=scale, seed=seed, threads=threads,
+                    resume=resume, progress=progress, say=lambda line: click.echo(line, err=True))
+    except KeyboardInterrupt:
+        click.echo(f"wantit: interrupted; the finished parts are kept in {results_root}/report/: rerun with "
+                   "--resume to finish", err=True)
+        sys.exit(130)
+    if r.resumed:
+        click.echo(f"kept {len(r.resumed)} finished parts of the interrupted report", err=True)
+    for name, card in r.cards.items():
+        click.echo(f"{r.folder / name / 'strategy.md'}:")
+        for line in card.splitlines():
+            if line.startswith("- "):
+                click.echo(f"  {line}")
+    click.echo(f"index of every table and chart: {r.folder / 'README.md'}")
+
+
+@cli.command()
 def warmup():
     """Compile every kernel once so later commands start fast (numba's cache)."""
     import numpy as np
