@@ -25,6 +25,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from analyzer import describe_high, evaluate_high, evaluate_low, describe_low
+from analyzer.notebook import chart_folder, show, show_chart
 from analyzer.simulate import simulate
 from analyzer.trace import narrate, play_deal
 
@@ -59,7 +60,7 @@ for threshold in (-1e6, 0.0, 0.1, 0.3, 0.6, 1.0):
     rows.append({"take_threshold": max(threshold, -0.2), "ev": seat.ev, "ev_se": seat.ev_se,
                  "p_scoop": seat.p_scoop})
 sweep = pd.DataFrame(rows)
-sweep
+show(sweep)
 
 # %%
 fig, ax = plt.subplots(figsize=(6, 3.5))
@@ -69,6 +70,10 @@ ax.set_xlabel("seat 0 take threshold (-0.2 = always take)")
 ax.set_ylabel("net per deal (antes)")
 ax.set_title("Selection/Rejection, 5 players")
 fig.tight_layout()
+chart = chart_folder("offer_games_tour") / "take_threshold.png"
+fig.savefig(chart, dpi=100)
+plt.close(fig)
+show_chart(chart)
 
 # %% [markdown]
 # ## Passing games: how Anaconda's pass patterns change the hands
@@ -79,4 +84,4 @@ for schedule in ("3-2-1-left", "left-right-left", "one-pass"):
     r = simulate("anaconda", players=5, deals=DEALS, seed=3, rules={"pass_schedule": schedule})
     c = r.categories.groupby("category").probability.mean().rename(schedule)
     cats.append(c)
-pd.concat(cats, axis=1).round(4)
+show(pd.concat(cats, axis=1).round(4).reset_index())
