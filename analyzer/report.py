@@ -41,11 +41,11 @@ EXAMPLES = Path(__file__).parent.parent / "examples"
 SEED = 2026
 
 # Deals at scale 1 (Selection: games).
-HAND_DEALS = 100_000  # each player count, for the winning hands
-POSITION_DEALS = {"pot": 200_000, "scored": 4_000}
-SWEEP_DEALS = {"pot": 100_000, "scored": 2_000}
+HAND_DEALS = 200_000  # each player count, for the winning hands
+POSITION_DEALS = {"pot": 400_000, "scored": 8_000}
+SWEEP_DEALS = {"pot": 200_000, "scored": 4_000}
 QUERY_PRECISION = 0.004  # the example-table equities: half-width on the share
-SLOT_GAMES = 4_000
+SLOT_GAMES = 8_000
 
 # The deciding parameters swept against the tuned field: (players, grid).
 SWEEPS = {
@@ -309,10 +309,11 @@ def slot_chart(frame, folder, name="slots.png"):
         ax.text(x, score + 2, f"{rate:.0%}", ha="center", fontsize=7)
     ax.set_xticks(range(len(frame)), frame.id, rotation=30, ha="right", fontsize=8)
     ax.set_ylabel("points")
+    ax.set_ylim(0, 1.3 * max(frame.mean_when_filled.max(), 1.0))  # room for the legend above the labels
     ax.set_title("Selection: how each slot of the PROVISIONAL board scores (labels: how often it is filled)\n"
                  f"{int(frame.games.iloc[0]):,} games, {int(frame.players.iloc[0])} player(s), default policy",
                  fontsize=10)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper center", ncol=2)
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
     return _save(fig, folder, name)
@@ -351,7 +352,8 @@ def sweep_claims(summary, variant, players, deals):
         lines.append(f"{_point_text(best, names)} does better, by {_interval(best['diff'], best.diff_se)}: "
                      "the tuned value is not the best against this field.")
     elif best["diff"] == 0 and best.diff_se == 0:
-        lines.append(f"No value tried beats it; {_point_text(best, names)} plays exactly as it on every deal.")
+        lines.append(f"No value tried beats it; {_point_text(best, names)} plays exactly as it on every deal "
+                     f"(a difference of {_interval(0.0, 0.0)}).")
     else:
         lines.append(f"No value tried beats it beyond the noise; the closest, {_point_text(best, names)}, "
                      f"differs by {_interval(best['diff'], best.diff_se)}.")

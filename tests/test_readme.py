@@ -42,8 +42,13 @@ def smaller(args):
         i += 1
     if args and args[0] == "simulate" and not {"-d", "--deals"} & set(args):
         out += ["-d", "200" if games else "2000"]
-    if args and args[0] == "tour":
+    if args and args[0] in ("tour", "report"):
         out += ["--scale", "0.01"]
+        if args[0] == "report":  # into the test's own folder, not the committed results/
+            if "--results" in out:
+                out[out.index("--results") + 1] = "."
+            else:
+                out += ["--results", "."]
     if args and args[0] in ("best-response", "tune"):  # a small race: its first round, its check, 2 rounds
         out += ["--deals", "300", "--candidates", "3", "--validate", "2000"]
         if args[0] == "tune":
@@ -57,7 +62,7 @@ COMMANDS = shell_commands()
 def test_the_readme_shows_the_commands_of_every_kind():
     kinds = {c[0] for c in COMMANDS}
     assert {"simulate", "deal", "variants", "rules", "hand", "warmup", "tour", "sweep", "best-response",
-            "tune"} <= kinds
+            "tune", "report"} <= kinds
     assert len(COMMANDS) >= 20
 
 
