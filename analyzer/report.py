@@ -6,7 +6,7 @@ of players (pot games), the value of position (each seat's net by its place afte
 the dealer, the dealer fixed), the variant's own questions (below), a sweep of its
 deciding parameter against the tuned default field, and ``strategy.md``, a one-page
 strategy card in plain words where every claim carries the number and 95% interval
-behind it. Across variants: ``tuned.csv`` / ``tuned.md``, the tuned parameters per
+behind it. Across variants: ``tuned.csv`` (and its table in ``README.md``), the tuned parameters per
 variant and player count with their exploitability.
 
 The questions (the notebooks ask the same ones, through the same functions, at a

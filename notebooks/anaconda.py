@@ -78,4 +78,4 @@ show(R.position_claims(position, VARIANT), "position")
 #   better is close to what it takes to win low (the numbers above).
 # - A full house is the hand that most often wins high, at every table size measured.
 # - The tuned Anaconda field at 5 and 7 players is still exploitable by more than 0.05
-#   antes a deal (`results/report/tuned.md`): read its strategy answers with that in mind.
+#   antes a deal (`results/report/README.md`): read its strategy answers with that in mind.

@@ -84,4 +84,4 @@ show(R.winning_claims(hands), "which hands win")
 # - A refusal is not free: when it is the card's second, it forces the card on the next
 #   player. On the example table that hurts them, so the refusal also denies.
 # - The tuned presets, and how far a seat could still gain by deviating, are in
-#   `results/report/tuned.md`; `wantit report` regenerates every number here at full size.
+#   `results/report/README.md`; `wantit report` regenerates every number here at full size.
