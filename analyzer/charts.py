@@ -93,10 +93,11 @@ def sweep_charts(result, folder):
     return files
 
 
-def winning_hands_chart(frame, variant, deals, folder, name="winning_hands.png"):
-    """Bars of how often each category of hand wins the high half, one colour per
-    number of players (as the R package wildpoker draws it). ``frame``: players,
-    hand, probability, probability_se (``analyzer.tour.winning_hands``)."""
+def winning_hands_chart(frame, variant, deals, folder, name="winning_hands.png", half="high"):
+    """Bars of how often each category of hand wins the ``half`` (high, or low: the
+    lows by their top card), one colour per number of players (as the R package
+    wildpoker draws it). ``frame``: players, hand, probability, probability_se
+    (``analyzer.tour.winning_hands``, ``analyzer.report.low_wins``)."""
     v = get_variant(variant)
     plt = _pyplot()
     hands = [h for h in dict.fromkeys(frame.hand) if frame[frame.hand == h].probability.max() >= 0.0005]
@@ -104,12 +105,13 @@ def winning_hands_chart(frame, variant, deals, folder, name="winning_hands.png")
     fig, ax = plt.subplots(figsize=SIZE)
     width = 0.8 / len(counts)
     for k, n in enumerate(counts):
-        part = frame[frame.players == n].set_index("hand").loc[hands]
+        part = frame[frame.players == n].set_index("hand").reindex(hands).fillna(0.0)
         x = np.arange(len(hands)) + (k - (len(counts) - 1) / 2) * width
         ax.bar(x, part.probability, width, yerr=Z95 * part.probability_se, label=f"{n} players", capsize=2)
     ax.set_xticks(range(len(hands)), hands, rotation=30, ha="right", fontsize=8)
-    ax.set_ylabel("share of deals the high half went to it")
-    ax.set_title(f"{v.title}: the winning high hand by number of players\n"
+    ax.set_ylabel(f"share of deals the {half} half went to it")
+    what = "the winning high hand" if half == "high" else "the winning low (5-low = a wheel)"
+    ax.set_title(f"{v.title}: {what} by number of players\n"
                  f"{deals:,} deals each, every seat on the default field", fontsize=10)
     ax.legend(fontsize=8)
     ax.grid(axis="y", alpha=0.3)

@@ -223,6 +223,12 @@ def slot_scores(players=1, games=SLOT_GAMES, seed=SEED, threads=None, batches=8)
     return out.assign(players=players, games=size * batches)
 
 
+def sweep_summary(result):
+    """A deciding sweep's summary with its players and deals (what ``sweep_claims``
+    reads)."""
+    return result.summary.assign(players=result.settings["players"], deals=int(result.meta["deals"]))
+
+
 def deciding_sweep(variant, deals=None, seed=SEED, threads=None, results=None, progress=None):
     """One seat's deciding parameter(s) (``SWEEPS``) against the tuned default field:
     a ``SweepResult`` (written under ``results/<variant>/sweep/`` when ``results``
@@ -272,28 +278,9 @@ def position_chart(frame, variant, folder, name="position.png"):
 
 def low_wins_chart(frame, variant, deals, folder, name="low_wins.png"):
     """Bars of which low takes the low half, one colour per number of players."""
-    from .charts import SIZE, _save
+    from .charts import winning_hands_chart
 
-    v = get_variant(variant)
-    plt = _pyplot()
-    import numpy as np
-
-    hands = list(dict.fromkeys(frame.hand))
-    counts = sorted(frame.players.unique())
-    fig, ax = plt.subplots(figsize=SIZE)
-    width = 0.8 / len(counts)
-    for k, n in enumerate(counts):
-        part = frame[frame.players == n].set_index("hand").reindex(hands).fillna(0.0)
-        x = np.arange(len(hands)) + (k - (len(counts) - 1) / 2) * width
-        ax.bar(x, part.probability, width, yerr=Z95 * part.probability_se, label=f"{n} players", capsize=2)
-    ax.set_xticks(range(len(hands)), hands, rotation=30, ha="right", fontsize=8)
-    ax.set_ylabel("share of deals the low half went to it")
-    ax.set_title(f"{v.title}: the winning low by number of players (5-low = a wheel)\n"
-                 f"{deals:,} deals each, every seat on the default field", fontsize=10)
-    ax.legend(fontsize=8)
-    ax.grid(axis="y", alpha=0.3)
-    fig.tight_layout()
-    return _save(fig, folder, name)
+    return winning_hands_chart(frame, variant, deals, folder, name, half="low")
 
 
 def slot_chart(frame, folder, name="slots.png"):
@@ -334,10 +321,12 @@ def _point_text(row, names):
     return ", ".join(_value_text(k, float(row[k])) for k in names)
 
 
-def sweep_claims(summary, variant, players, deals):
-    """What a deciding sweep shows, in sentences: the tuned seat's own point, the
-    best point tried, and the worst, each with its difference (deal by deal)."""
+def sweep_claims(summary, variant):
+    """What a deciding sweep shows (``sweep_summary``), in sentences: the tuned
+    seat's own point, the best point tried, and the worst, each with its difference
+    (deal by deal)."""
     v = get_variant(variant)
+    players, deals = int(summary.players.iloc[0]), int(summary.deals.iloc[0])
     names = [c for c in summary.columns if c not in ("point", "diff", "diff_se", "reference", "players", "deals")
              and not c.startswith(("ev", "p_win"))]
     p = "ev" if v.kind == "pot" else "p_win"
@@ -510,7 +499,7 @@ def _parts(v, scale, seed, threads, folder, progress):
         _clear(here / "sweep")
         r = deciding_sweep(v.name, deals=_scaled(SWEEP_DEALS[v.kind], scale), seed=seed, threads=threads,
                            results=folder, progress=progress)
-        return r.summary.assign(players=r.settings["players"], deals=int(r.meta["deals"]))
+        return sweep_summary(r)
 
     out.append(("sweep", the_sweep, lambda f: [f"sweep/{name}" for name in sorted(
         p.name for p in (here / "sweep").glob("*.png"))]))
@@ -560,8 +549,7 @@ def strategy_card(v, frames, tuned, files, meta):
 
     if "sweep" in frames:
         s = frames["sweep"]
-        section(SWEEP_TITLES[v.name], sweep_claims(s, v.name, int(s.players.iloc[0]), int(s.deals.iloc[0])),
-                files.get("sweep", [])[:1])
+        section(SWEEP_TITLES[v.name], sweep_claims(s, v.name), files.get("sweep", [])[:1])
     for part, (title, claims) in QUESTION_CLAIMS.items():
         if part in frames:
             section(title, claims(frames[part]), files.get(part, []))

@@ -38,10 +38,10 @@ show(f"scale {SCALE:g}: charts in {OUT}")
 
 # %%
 sweep = R.deciding_sweep(VARIANT, deals=R._scaled(R.SWEEP_DEALS["pot"], SCALE))
-summary = sweep.summary.assign(players=sweep.settings["players"], deals=int(sweep.meta["deals"]))
+summary = R.sweep_summary(sweep)
 show(summary[["random_pass", "spite_weight", "ev", "ev_se", "diff", "diff_se", "reference"]],
      "seat 0's net by passing rule")
-show(R.sweep_claims(summary, VARIANT, 5, int(sweep.meta["deals"])), "what it shows")
+show(R.sweep_claims(summary, VARIANT), "what it shows")
 
 # %% [markdown]
 # Passing at random costs the most: the cards you pass are the cards your left neighbour

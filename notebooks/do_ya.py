@@ -57,9 +57,9 @@ show(R.winning_claims(hands), "which hands win")
 
 # %%
 sweep = R.deciding_sweep(VARIANT, deals=R._scaled(R.SWEEP_DEALS["pot"], SCALE))
-summary = sweep.summary.assign(players=sweep.settings["players"], deals=int(sweep.meta["deals"]))
+summary = R.sweep_summary(sweep)
 show(summary[["take_threshold", "ev", "ev_se", "diff", "diff_se", "reference"]], "seat 0's net by take threshold")
-show(R.sweep_claims(summary, VARIANT, 5, int(sweep.meta["deals"])), "what it shows")
+show(R.sweep_claims(summary, VARIANT), "what it shows")
 position = R.position_value(VARIANT, deals=R._scaled(R.POSITION_DEALS["pot"], SCALE))
 show(R.position_claims(position, VARIANT), "position")
 

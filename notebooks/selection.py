@@ -46,9 +46,9 @@ show(R.slot_claims(slots), "what it shows")
 
 # %%
 sweep = R.deciding_sweep(VARIANT, deals=R._scaled(R.SWEEP_DEALS["scored"], SCALE))
-summary = sweep.summary.assign(players=sweep.settings["players"], deals=int(sweep.meta["deals"]))
+summary = R.sweep_summary(sweep)
 show(summary[["par_weight", "p_win", "p_win_se", "diff", "diff_se", "reference"]], "seat 0's share of the wins")
-show(R.sweep_claims(summary, VARIANT, 4, int(sweep.meta["deals"])), "what it shows")
+show(R.sweep_claims(summary, VARIANT), "what it shows")
 position = R.position_value(VARIANT, deals=R._scaled(R.POSITION_DEALS["scored"], SCALE))
 show(R.position_claims(position, VARIANT), "position")
 

@@ -41,9 +41,9 @@ show(f"scale {SCALE:g}: charts in {OUT}")
 
 # %%
 sweep = R.deciding_sweep(VARIANT, deals=R._scaled(R.SWEEP_DEALS["pot"], SCALE))
-summary = sweep.summary.assign(players=sweep.settings["players"], deals=int(sweep.meta["deals"]))
+summary = R.sweep_summary(sweep)
 show(summary[["take_threshold", "ev", "ev_se", "diff", "diff_se", "reference"]], "seat 0's net by take threshold")
-show(R.sweep_claims(summary, VARIANT, 5, int(sweep.meta["deals"])), "what it shows")
+show(R.sweep_claims(summary, VARIANT), "what it shows")
 
 # %% [markdown]
 # Refusing too much throws away cards; taking everything fills the hand with cards that

@@ -36,9 +36,9 @@ show(f"scale {SCALE:g}: charts in {OUT}")
 
 # %%
 sweep = R.deciding_sweep(VARIANT, deals=R._scaled(R.SWEEP_DEALS["pot"], SCALE))
-summary = sweep.summary.assign(players=sweep.settings["players"], deals=int(sweep.meta["deals"]))
+summary = R.sweep_summary(sweep)
 show(summary[["pay_threshold", "ev", "ev_se", "diff", "diff_se", "reference"]], "seat 0's net by pay threshold")
-show(R.sweep_claims(summary, VARIANT, 5, int(sweep.meta["deals"])), "what it shows")
+show(R.sweep_claims(summary, VARIANT), "what it shows")
 
 # %% [markdown]
 # The fee goes into a pot everyone contests, so a seat that pays often funds the others.

@@ -98,17 +98,17 @@ def test_every_claim_of_every_card_carries_an_interval(made):
 
 def _summary(diffs):
     rows = [{"point": i, "x": float(i), "ev": 0.1 + d, "ev_se": 0.01, "diff": d, "diff_se": se,
-             "reference": i == 0} for i, (d, se) in enumerate(diffs)]
+             "reference": i == 0, "players": 5, "deals": 1000} for i, (d, se) in enumerate(diffs)]
     return pd.DataFrame(rows)
 
 
 def test_the_sweep_sentences_follow_the_numbers():
-    better = R.sweep_claims(_summary([(0, 0), (0.05, 0.01), (-0.2, 0.02)]), "do_ya", 5, 1000)
+    better = R.sweep_claims(_summary([(0, 0), (0.05, 0.01), (-0.2, 0.02)]), "do_ya")
     assert "x=1 does better, by +0.050 ± 0.020" in better[1]
     assert "x=2, costs +0.200 ± 0.039" in better[2]
-    noise = R.sweep_claims(_summary([(0, 0), (0.01, 0.01), (-0.2, 0.02)]), "do_ya", 5, 1000)
+    noise = R.sweep_claims(_summary([(0, 0), (0.01, 0.01), (-0.2, 0.02)]), "do_ya")
     assert "No value tried beats it beyond the noise" in noise[1]
-    same = R.sweep_claims(_summary([(0, 0), (0.0, 0.0), (-0.2, 0.02)]), "do_ya", 5, 1000)
+    same = R.sweep_claims(_summary([(0, 0), (0.0, 0.0), (-0.2, 0.02)]), "do_ya")
     assert "plays exactly as it on every deal" in same[1]
 
 
