@@ -80,7 +80,7 @@ TUNE_SPACE = {
     "do_ya": ["aim=0,1,2", "take_threshold=-0.5:3", "pool_threshold=-0.5:3", "low_max=5:13", "deny_weight=0:3",
               "adaptive_low_count=0:7", "draw_weight=0:3", "declare_low_top=0:14", "declare_both_category=1:13"],
     "anaconda": ["aim=0,1,2", "low_max=5:13", "adaptive_low_count=0:7", "draw_weight=0:3", "declare_low_top=0:14",
-                 "declare_both_category=1:13", "spite_weight=0:3", "hide_rule=0,1"],
+                 "declare_both_category=1:13", "spite_weight=0:3", "hide_rule=0:1"],
     "train_wreck": ["pay_threshold=-1:2", "fee_weight=0:2", "deny_weight=0:3", "draw_weight=0:3", "steal_aim=0:1"],
     "selection": ["par_weight=0:3", "keep_min=11:25", "low_cap=11:125", "reaim=0,1"],
 }

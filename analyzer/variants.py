@@ -6,7 +6,7 @@ presets, and the kernel entry points. ``rules_vector`` and ``policy_vector``
 validate user input against it and encode it for the kernels.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -505,11 +505,21 @@ def _check_anaconda(players, rules):
             raise WantitError(f"pass_schedule passes {cards} cards from a hand of {hand_size}")
 
 
-ANACONDA_PARAMS = tuple(p for p in OFFER_PARAMS if p.name not in ("take_threshold", "deny_weight", "pool_threshold")) + (
+def _anaconda_param(p):
+    """Anaconda mixes its adaptive count: a fraction is a mixed threshold."""
+    if p.name != "adaptive_low_count":
+        return p
+    return replace(p, integer=False, meaning=p.meaning + "; a fraction mixes (3.4: 4 in 40% of hands, 3 in the "
+                   "rest, fixed by a hash of the hand)")
+
+
+ANACONDA_PARAMS = tuple(_anaconda_param(p) for p in OFFER_PARAMS
+                        if p.name not in ("take_threshold", "deny_weight", "pool_threshold")) + (
     Param("spite_weight", PP.SPITE_WEIGHT, 0.3, 0, 5,
           "avoid passing a card the recipient seems to collect (judged from what they, or else my "
           "right neighbour, passed me)"),
-    Param("hide_rule", PP.HIDE_RULE, 0, 0, 1, "the face-down fifth card: 0 my strongest card, 1 my weakest", integer=True),
+    Param("hide_rule", PP.HIDE_RULE, 0, 0, 1, "the face-down fifth card: 0 my strongest card, 1 my weakest; between: "
+          "the weakest in that share of the hands (a mixed rule, fixed by a hash of the hand)"),
     Param("random_pass", PP.RANDOM_PASS, 0, 0, 1, "1: pass uniformly random cards (a baseline)", integer=True),
 )
 

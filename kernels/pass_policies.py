@@ -33,7 +33,7 @@ from .rng import below
 # meaning), then its own.
 PASS_POLICY = OFFER_POLICY.extend("pass_policy", [
     ("spite_weight", 1),  # penalty for passing a card the recipient seems to collect
-    ("hide_rule", 1),  # 0 hide my strongest card, 1 hide my weakest
+    ("hide_rule", 1),  # the chance of hiding my weakest card (else my strongest): 0 or 1, or a mix
     ("random_pass", 1),  # 1: pass uniformly random cards (a baseline)
 ])
 SPITE_WEIGHT = PASS_POLICY.at.spite_weight
@@ -82,11 +82,38 @@ def aim_value(t, policy, cards, aim, howdy):
     return high_value(t, nat, w, policy[DRAW_WEIGHT])
 
 
+AIM_SALT = np.uint64(0x9E3779B97F4A7C15)
+HIDE_SALT = np.uint64(0xD1B54A32D192ED03)
+
+
+@njit(cache=True, inline="always")
+def mix_draw(cards, salt):
+    """A number in [0, 1) fixed by the cards (a mask) and ``salt``: the draw of a
+    mixed choice. A mix is purified by the hand: the same cards always choose the
+    same way, so the deal's random stream (and common random numbers) are untouched,
+    while over the hands an opponent cannot see the choice is mixed. (splitmix64's
+    finalizer.)"""
+    z = np.uint64(cards) ^ np.uint64(salt)  # one unsigned type wherever it is inlined
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z = z ^ (z >> np.uint64(31))
+    return float(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True, inline="always")
+def mixed_count(x, cards, salt):
+    """A whole-number threshold from ``x``: ``floor(x)``, or one more for a share
+    ``x - floor(x)`` of the hands (``x`` whole: exactly ``x``)."""
+    whole = np.floor(x)
+    return whole + (1.0 if x - whole > mix_draw(cards, salt) else 0.0)
+
+
 @njit(cache=True)
 def pass_aim(policy, cards):
     aim = int(policy[AIM])
     if aim == AIM_ADAPTIVE:
-        if low_card_count(cards, int(policy[LOW_MAX])) >= policy[ADAPTIVE_LOW_COUNT]:
+        need = mixed_count(policy[ADAPTIVE_LOW_COUNT], cards, AIM_SALT)
+        if low_card_count(cards, int(policy[LOW_MAX])) >= need:
             return AIM_LOW
         return AIM_HIGH
     return aim
@@ -184,7 +211,8 @@ def choose_keep(t, policy, hand, hand_size, howdy, fk):
 
     Keeps the best five for my aim (adaptive: low when the best low is unpaired and
     no higher than ``LOW_MAX``), ties broken by the other side; hides my strongest
-    card (``HIDE_RULE`` 0) or my weakest (1), judged by what the other four show.
+    card (``HIDE_RULE`` 0) or my weakest (1; between: the weakest in that share of
+    the hands, ``mix_draw``), judged by what the other four show.
     ``hand_size`` is 7 (discard two), 6 (discard one) or 5 (keep all: only the card
     to hide is chosen). Nothing is allocated.
     """
@@ -218,7 +246,7 @@ def choose_keep(t, policy, hand, hand_size, howdy, fk):
     keep = best_low_mask if aim == AIM_LOW else best_high_mask
     hide = np.uint64(0)
     hide_score = 1e300
-    hide_weakest = policy[HIDE_RULE] > 0
+    hide_weakest = policy[HIDE_RULE] > mix_draw(keep, HIDE_SALT)  # 0: never; 1: always
     m = keep
     while m:
         b = m & (~m + np.uint64(1))

@@ -419,7 +419,8 @@ def test_2_4_hiding_among_the_five_kept_is_the_joint_keep_and_hide_choice():
 
     t = _tables()
     rng = np.random.default_rng(24)
-    specs = ["heuristic", "high", "low", "heuristic:hide_rule=1", "heuristic:aim=2,low_max=7", "random_pass_best_high"]
+    specs = ["heuristic", "high", "low", "heuristic:hide_rule=1", "heuristic:aim=2,low_max=7", "random_pass_best_high",
+             "heuristic:hide_rule=0.5"]
     for trial in range(3000):
         hand_size = 6 + trial % 2
         howdy = trial % 3 == 0
@@ -431,6 +432,64 @@ def test_2_4_hiding_among_the_five_kept_is_the_joint_keep_and_hide_choice():
         kept, hidden = choose_keep(t, policy, hand, hand_size, howdy, 0)
         again, hidden_again = choose_keep(t, policy, kept, 5, howdy, 0)
         assert again == kept and hidden_again == hidden
+
+
+def _random_hands(rng, count, size):
+    hands = []
+    for _ in range(count):
+        hand = np.uint64(0)
+        for c in rng.choice(52, size, replace=False):
+            hand |= np.uint64(bit(int(c)))
+        hands.append(hand)
+    return hands
+
+
+def _share_is(hits, n, p):
+    """|z| <= 4.5 for a binomial share (a false failure about once in 150,000 runs)."""
+    return abs(hits - n * p) <= 4.5 * (n * p * (1 - p)) ** 0.5
+
+
+def test_a_mixed_hide_rule_hides_the_weakest_in_that_share_of_hands_fixed_by_the_kept_five():
+    """hide_rule=0.3 keeps what 0 and 1 keep, and hides what 1 hides exactly when the
+    kept five's draw is below 0.3, else what 0 hides; the draws are uniform."""
+    from analyzer.evaluate import _tables
+    from kernels.pass_policies import HIDE_SALT, choose_keep, mix_draw
+
+    t = _tables()
+    rng = np.random.default_rng(31)
+    strongest, weakest, mixed = (V.policy_vector(f"heuristic:hide_rule={x}") for x in (0, 1, 0.3))
+    n, below, differ = 4000, 0, 0
+    for hand in _random_hands(rng, n, 7):
+        k0, h0 = choose_keep(t, strongest, hand, 7, False, 0)
+        k1, h1 = choose_keep(t, weakest, hand, 7, False, 0)
+        km, hm = choose_keep(t, mixed, hand, 7, False, 0)
+        assert k0 == k1 == km
+        u = mix_draw(km, HIDE_SALT)
+        assert 0.0 <= u < 1.0
+        assert hm == (h1 if u < 0.3 else h0)
+        below += u < 0.3
+        differ += h0 != h1
+    assert _share_is(below, n, 0.3)
+    assert differ > n * 0.9  # the two rules hide different cards in almost every hand
+
+
+def test_a_fractional_adaptive_count_mixes_the_aim_by_the_hand():
+    """adaptive_low_count=3.4 aims as 4 does for the hands whose draw is below 0.4, as
+    3 does for the rest; a whole count is that count exactly."""
+    from kernels.pass_policies import AIM_SALT, mix_draw, mixed_count, pass_aim
+
+    rng = np.random.default_rng(32)
+    three, four, mixed = (V.policy_vector(f"heuristic:aim=2,adaptive_low_count={x}") for x in (3, 4, 3.4))
+    n, below = 4000, 0
+    for hand in _random_hands(rng, n, 7):
+        u = mix_draw(hand, AIM_SALT)
+        assert pass_aim(mixed, hand) == pass_aim(four if u < 0.4 else three, hand)
+        assert mixed_count(3.0, hand, AIM_SALT) == 3.0
+        below += u < 0.4
+    assert _share_is(below, n, 0.4)
+    draws = np.array([mix_draw(h, AIM_SALT) for h in _random_hands(rng, 20_000, 5)])
+    counts = np.histogram(draws, bins=10, range=(0, 1))[0]
+    assert all(_share_is(c, 20_000, 0.1) for c in counts)
 
 
 RESUME_CASES = [
