@@ -384,9 +384,9 @@ def tuned_claims(frame, variant):
         changed = rows[rows.tuned != rows.hand_set]
         e = rows.iloc[0]
         what = ", ".join(f"{r.parameter} {r.hand_set:g} → {r.tuned:g}" for r in changed.itertuples())
-        lines.append(f"{n} players: one seat changing its parameters gains at most "
-                     f"{_interval(e.exploitability, e.exploitability_se)} (best response on {e.checked_on:,} fresh "
-                     f"{get_variant(variant).unit}); " + (f"tuned from the hand-set values: {what}." if what else
+        lines.append(f"{n} players: the tuning's last best response (one seat changing its parameters) gains "
+                     f"{_interval(e.exploitability, e.exploitability_se)} on {e.checked_on:,} fresh "
+                     f"{get_variant(variant).unit}; " + (f"tuned from the hand-set values: {what}." if what else
                                    "the hand-set values, already a fixed point of the tuning."))
     return lines
 
