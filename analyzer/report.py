@@ -116,7 +116,10 @@ def tuned_table():
 def _example(variant):
     from .table import load_table
 
-    return load_table(EXAMPLES / f"{variant}.toml")
+    path = EXAMPLES / f"{variant}.toml"
+    if not path.exists():  # examples/ is in the source tree, not in a wheel
+        raise WantitError(f"the example table {path} is missing: run wantit report from a checkout of wantit")
+    return load_table(path)
 
 
 def _equity_rows(table, label, precision, seed, rules=None, threads=None):
