@@ -739,8 +739,8 @@ def report(results_root, variant_items, scale, seed, resume, threads):
     winning hands by number of players, the value of position, the variant's own
     questions, a sweep of its deciding parameter against the tuned field, and a
     one-page strategy card (strategy.md) whose every claim carries its number and
-    interval; and the tuned presets with their exploitability (tuned.csv). A few
-    minutes at scale 1 on two cores; every part is saved as it finishes."""
+    interval; and the tuned presets with their exploitability (tuned.csv). Under a
+    minute at scale 1 on two cores; every part is saved as it finishes."""
     from .progress import ProgressBar
     from .report import SEED, check_report
     from .report import report as run
