@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 from .errors import WantitError
-from .sweep import Z95
+from .sweep import PRIMARY, Z95
 from .variants import get_variant
 
 REPORT_DIR = "report"
@@ -70,10 +70,29 @@ def _significant(value, se):
     return abs(value) > Z95 * se
 
 
+def _combined(se_a, se_b):
+    """The standard error of a difference of two independent estimates."""
+    return (se_a**2 + se_b**2) ** 0.5
+
+
+def _unit(v):
+    return "antes a deal" if v.kind == "pot" else "of the games won"
+
+
+def scaled(deals, scale):
+    """A sample size at ``scale`` (at least 20)."""
+    return max(int(deals * scale), 20)
+
+
+def query_precision(scale):
+    """The example-table equities' precision at ``scale`` (the same work per deal)."""
+    return min(QUERY_PRECISION / scale**0.5, 0.05)
+
+
 # ---------------------------------------------------------------- the questions
 
 
-def position_value(variant, players=None, deals=None, seed=SEED, threads=None):
+def position_value(variant, players=None, deals=None, seed=SEED, threads=None, scale=1.0):
     """Each seat's result by its place after the dealer, the dealer fixed at the last
     seat: a DataFrame of position (1 = the dealer's left; the dealer last), seat,
     metric (``ev`` in antes, Selection ``p_win``), value, se."""
@@ -81,9 +100,9 @@ def position_value(variant, players=None, deals=None, seed=SEED, threads=None):
 
     v = get_variant(variant)
     n = _players(v) if players is None else int(players)
-    deals = POSITION_DEALS[v.kind] if deals is None else int(deals)
+    deals = scaled(POSITION_DEALS[v.kind], scale) if deals is None else int(deals)
     r = v.simulate(players=n, deals=deals, seed=seed, threads=threads, rotate_dealer=False)
-    metric = "ev" if v.kind == "pot" else "p_win"
+    metric = PRIMARY[v.kind]
     s = r.seats
     out = pd.DataFrame({"position": s.seat + 1, "seat": s.seat, "metric": metric, "value": s[metric],
                         "se": s[f"{metric}_se"]})
@@ -131,13 +150,14 @@ def _equity_rows(table, label, precision, seed, rules=None, threads=None):
                                                               "deals"]]
 
 
-def refusal_handoff(precision=QUERY_PRECISION, seed=SEED, threads=None):
+def refusal_handoff(precision=None, seed=SEED, threads=None, scale=1.0):
     """Selection/Rejection: the example table (seat 0 offered the 8c after one
     refusal) played on after I take the card and after I refuse it (the next seat
     must then take it: the second refusal). Rows per case and seat: share, ev with
     their errors. The next seat's difference is what my refusal hands it."""
     import pandas as pd
 
+    precision = query_precision(scale) if precision is None else precision
     t = _example("selection_rejection")
     n = t.players
     up = {str(k): v for k, v in t.up.items()}
@@ -149,13 +169,14 @@ def refusal_handoff(precision=QUERY_PRECISION, seed=SEED, threads=None):
                       _equity_rows(after_refuse, "refuse", precision, seed, threads=threads)], ignore_index=True)
 
 
-def low_wins(variant="anaconda", players=PLAYER_COUNTS, deals=HAND_DEALS, seed=SEED, threads=None):
+def low_wins(variant="anaconda", players=PLAYER_COUNTS, deals=None, seed=SEED, threads=None, scale=1.0):
     """Who takes the low half, by number of players: players, hand (5-low = a wheel,
     ..., "low half not won"), probability, probability_se."""
     import pandas as pd
 
     from .simulate import simulate
 
+    deals = scaled(HAND_DEALS, scale) if deals is None else int(deals)
     frames = []
     for n in players:
         r = simulate(variant, players=n, deals=deals, seed=seed, threads=threads)
@@ -164,7 +185,7 @@ def low_wins(variant="anaconda", players=PLAYER_COUNTS, deals=HAND_DEALS, seed=S
     return pd.concat(frames, ignore_index=True)[["players", "hand", "probability", "probability_se", "deals"]]
 
 
-def five_of_a_kind(players=PLAYER_COUNTS, deals=HAND_DEALS, seed=SEED, threads=None):
+def five_of_a_kind(players=PLAYER_COUNTS, deals=None, seed=SEED, threads=None, scale=1.0):
     """Do Ya: per number of players, the chance a given seat ends with five of a
     kind (``p_made``, seats pooled), and the chance the high half goes to five of a
     kind (``p_wins``)."""
@@ -174,6 +195,7 @@ def five_of_a_kind(players=PLAYER_COUNTS, deals=HAND_DEALS, seed=SEED, threads=N
 
     from .simulate import simulate
 
+    deals = scaled(HAND_DEALS, scale) if deals is None else int(deals)
     rows = []
     for n in players:
         r = simulate("do_ya", players=n, deals=deals, seed=seed, threads=threads)
@@ -189,7 +211,7 @@ def five_of_a_kind(players=PLAYER_COUNTS, deals=HAND_DEALS, seed=SEED, threads=N
 NO_STEAL = "2=extra_card,3=discard_opp,4=discard_opp,5=none"
 
 
-def pair_of_fives(precision=QUERY_PRECISION, seed=SEED, threads=None):
+def pair_of_fives(precision=None, seed=SEED, threads=None, scale=1.0):
     """Train Wreck: my equity on the example table (my table cards Ah 5d 5h on 5th
     street: a pair of 5s, which steals at the end of the street) under the rules,
     and the same table with the 5s' steal switched off (``special_pairs`` with
@@ -197,13 +219,14 @@ def pair_of_fives(precision=QUERY_PRECISION, seed=SEED, threads=None):
     in both."""
     import pandas as pd
 
+    precision = query_precision(scale) if precision is None else precision
     t = _example("train_wreck")
     return pd.concat([_equity_rows(t, "steal", precision, seed, threads=threads),
                       _equity_rows(t, "no steal", precision, seed, rules={"special_pairs": NO_STEAL},
                                    threads=threads)], ignore_index=True)
 
 
-def slot_scores(players=1, games=SLOT_GAMES, seed=SEED, threads=None, batches=8):
+def slot_scores(players=1, games=None, seed=SEED, threads=None, batches=8, scale=1.0):
     """Selection: per slot of the provisional board, how often it is filled with
     points, scratched, and its mean score (all games, and when filled), pooled over
     the seats. The games are played in ``batches`` of their own seeds, and each
@@ -211,6 +234,7 @@ def slot_scores(players=1, games=SLOT_GAMES, seed=SEED, threads=None, batches=8)
     import pandas as pd
 
     v = get_variant("selection")
+    games = scaled(SLOT_GAMES, scale) if games is None else int(games)
     columns = ["fill_rate", "scratch_rate", "mean_score", "mean_when_filled"]
     size = max(int(games) // batches, 1)
     parts = []
@@ -232,7 +256,7 @@ def sweep_summary(result):
     return result.summary.assign(players=result.settings["players"], deals=int(result.meta["deals"]))
 
 
-def deciding_sweep(variant, deals=None, seed=SEED, threads=None, results=None, progress=None):
+def deciding_sweep(variant, deals=None, seed=SEED, threads=None, results=None, progress=None, scale=1.0):
     """One seat's deciding parameter(s) (``SWEEPS``) against the tuned default field:
     a ``SweepResult`` (written under ``results/<variant>/sweep/`` when ``results``
     is given)."""
@@ -240,7 +264,7 @@ def deciding_sweep(variant, deals=None, seed=SEED, threads=None, results=None, p
 
     v = get_variant(variant)
     players, grid = SWEEPS[v.name]
-    deals = SWEEP_DEALS[v.kind] if deals is None else int(deals)
+    deals = scaled(SWEEP_DEALS[v.kind], scale) if deals is None else int(deals)
     own = field_specs(v, players, None)[0]
     # the field's own values join the grid, so the reference point is the tuned seat
     grid = {k: sorted({*map(float, values), float(own[k])}) for k, values in grid.items()}
@@ -251,15 +275,9 @@ def deciding_sweep(variant, deals=None, seed=SEED, threads=None, results=None, p
 # ---------------------------------------------------------------- charts
 
 
-def _pyplot():
-    from .charts import _pyplot as plt
-
-    return plt()
-
-
 def position_chart(frame, variant, folder, name="position.png"):
     """Bars of each position's result with 95% intervals."""
-    from .charts import SIZE, _save
+    from .charts import SIZE, _pyplot, _save
 
     v = get_variant(variant)
     plt = _pyplot()
@@ -288,7 +306,7 @@ def low_wins_chart(frame, variant, deals, folder, name="low_wins.png"):
 
 def slot_chart(frame, folder, name="slots.png"):
     """Each slot's mean score when filled, with how often it is filled."""
-    from .charts import SIZE, _save
+    from .charts import SIZE, _pyplot, _save
 
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=SIZE)
@@ -332,8 +350,7 @@ def sweep_claims(summary, variant):
     players, deals = int(summary.players.iloc[0]), int(summary.deals.iloc[0])
     names = [c for c in summary.columns if c not in ("point", "diff", "diff_se", "reference", "players", "deals")
              and not c.startswith(("ev", "p_win"))]
-    p = "ev" if v.kind == "pot" else "p_win"
-    unit = "antes a deal" if v.kind == "pot" else "of the games won"
+    p, unit = PRIMARY[v.kind], _unit(v)
     ref = summary[summary.reference].iloc[0]
     others = summary[~summary.reference]
     best = others.loc[others["diff"].idxmax()]
@@ -356,11 +373,10 @@ def sweep_claims(summary, variant):
 
 def position_claims(frame, variant):
     v = get_variant(variant)
-    n = int(frame.players.iloc[0])
-    unit = "antes a deal" if v.kind == "pot" else "of the games won"
+    n, unit = int(frame.players.iloc[0]), _unit(v)
     best = frame.loc[frame.value.idxmax()]
     worst = frame.loc[frame.value.idxmin()]
-    spread_se = (best.se**2 + worst.se**2) ** 0.5
+    spread_se = _combined(best.se, worst.se)
 
     def place(row):
         return "the dealer" if int(row.position) == n else f"place {int(row.position)} after the dealer"
@@ -380,13 +396,16 @@ def winning_claims(frame):
     return ["The hand that most often takes the high half: " + "; ".join(parts) + "."]
 
 
+def _changes(rows):
+    """The tuned parameters that differ from the hand-set ones, as text."""
+    return ", ".join(f"{r.parameter} {r.hand_set:g} → {r.tuned:g}" for r in rows.itertuples() if r.tuned != r.hand_set)
+
+
 def tuned_claims(frame, variant):
     part = frame[frame.variant == variant]
     lines = []
     for n, rows in part.groupby("players"):
-        changed = rows[rows.tuned != rows.hand_set]
-        e = rows.iloc[0]
-        what = ", ".join(f"{r.parameter} {r.hand_set:g} → {r.tuned:g}" for r in changed.itertuples())
+        e, what = rows.iloc[0], _changes(rows)
         lines.append(f"{n} players: the tuning's last best response (one seat changing its parameters) gains "
                      f"{_interval(e.exploitability, e.exploitability_se)} on {e.checked_on:,} fresh "
                      f"{get_variant(variant).unit}; " + (f"tuned from the hand-set values: {what}." if what else
@@ -401,8 +420,7 @@ def refusal_claims(frame):
     x = frame[(frame.case == "take") & (frame.seat == nxt)].iloc[0]
     y = frame[(frame.case == "refuse") & (frame.seat == nxt)].iloc[0]
     t = _example("selection_rejection")
-    gain_se = (a.ev_se**2 + b.ev_se**2) ** 0.5
-    hand_se = (x.ev_se**2 + y.ev_se**2) ** 0.5
+    gain_se, hand_se = _combined(a.ev_se, b.ev_se), _combined(x.ev_se, y.ev_se)
     better = "refusing" if b.ev > a.ev else "taking"
     return [f"On the example table (examples/selection_rejection.toml: I hold {t.hole.get('0', t.hole.get(0))} "
             f"under {t.up.get('0', t.up.get(0))}, and am offered the {t.offer} after {t.refusals} refusal), "
@@ -446,8 +464,7 @@ def five_kind_claims(frame):
 def fives_claims(frame):
     a = frame[(frame.case == "steal") & (frame.seat == 0)].iloc[0]
     b = frame[(frame.case == "no steal") & (frame.seat == 0)].iloc[0]
-    se = (a.share_se**2 + b.share_se**2) ** 0.5
-    ev_se = (a.ev_se**2 + b.ev_se**2) ** 0.5
+    se, ev_se = _combined(a.share_se, b.share_se), _combined(a.ev_se, b.ev_se)
     return [f"On the example table (examples/train_wreck.toml: my table cards Ah 5d 5h on 5th street), my share of "
             f"the pot is {_interval(a.share, a.share_se)} with the pair's steal and {_interval(b.share, b.share_se)} "
             f"with the 5s' steal switched off: the steal is worth {_interval(a.share - b.share, se)} of the pot, "
@@ -474,53 +491,39 @@ def slot_claims(frame):
 # ---------------------------------------------------------------- the run
 
 
-def _scaled(deals, scale):
-    return max(int(deals * scale), 20)
-
-
 def _parts(v, scale, seed, threads, folder, progress):
-    """``(part, compute)`` for one variant; ``compute()`` returns ``(frame, charts)``
-    where ``charts(frame)`` draws the part's charts and returns their names."""
+    """``(part, compute, draw)`` for one variant: ``compute()`` returns the part's
+    frame, ``draw(frame)`` draws its charts and returns their names."""
     from .charts import winning_hands_chart
     from .tour import winning_hands
 
-    precision = min(QUERY_PRECISION / scale**0.5, 0.05)
-    out = []
+    run = {"seed": seed, "threads": threads, "scale": scale}
+    hand_deals = scaled(HAND_DEALS, scale)
     here = folder / v.name
+    out = []
     if v.kind == "pot":
-        deals = _scaled(HAND_DEALS, scale)
-        out.append(("winning_hands", lambda: winning_hands(v.name, players=PLAYER_COUNTS, deals=deals, seed=seed,
+        out.append(("winning_hands", lambda: winning_hands(v.name, players=PLAYER_COUNTS, deals=hand_deals, seed=seed,
                                                            threads=threads),
-                    lambda f: [winning_hands_chart(f, v.name, deals, here)]))
-    out.append(("position", lambda: position_value(v.name, deals=_scaled(POSITION_DEALS[v.kind], scale), seed=seed,
-                                                   threads=threads),
-                lambda f: [position_chart(f, v.name, here)]))
+                    lambda f: [winning_hands_chart(f, v.name, hand_deals, here)]))
+    out.append(("position", lambda: position_value(v.name, **run), lambda f: [position_chart(f, v.name, here)]))
 
     def the_sweep():
         from .tour import _clear
 
         _clear(here / "sweep")
-        r = deciding_sweep(v.name, deals=_scaled(SWEEP_DEALS[v.kind], scale), seed=seed, threads=threads,
-                           results=folder, progress=progress)
-        return sweep_summary(r)
+        return sweep_summary(deciding_sweep(v.name, results=folder, progress=progress, **run))
 
     out.append(("sweep", the_sweep, lambda f: [f"sweep/{name}" for name in sorted(
         p.name for p in (here / "sweep").glob("*.png"))]))
-    if v.name == "selection_rejection":
-        out.append(("refusal", lambda: refusal_handoff(precision, seed, threads), lambda f: []))
-    elif v.name == "anaconda":
-        deals = _scaled(HAND_DEALS, scale)
-        out.append(("low_wins", lambda: low_wins(v.name, deals=deals, seed=seed, threads=threads),
-                    lambda f: [low_wins_chart(f, v.name, deals, here)]))
-    elif v.name == "do_ya":
-        out.append(("five_of_a_kind", lambda: five_of_a_kind(deals=_scaled(HAND_DEALS, scale), seed=seed,
-                                                             threads=threads), lambda f: []))
-    elif v.name == "train_wreck":
-        out.append(("pair_of_fives", lambda: pair_of_fives(precision, seed, threads), lambda f: []))
-    elif v.name == "selection":
-        out.append(("slots", lambda: slot_scores(games=_scaled(SLOT_GAMES, scale), seed=seed, threads=threads),
-                    lambda f: [slot_chart(f, here)]))
-    return out
+    question = {
+        "selection_rejection": ("refusal", lambda: refusal_handoff(**run), lambda f: []),
+        "anaconda": ("low_wins", lambda: low_wins(v.name, **run),
+                     lambda f: [low_wins_chart(f, v.name, hand_deals, here)]),
+        "do_ya": ("five_of_a_kind", lambda: five_of_a_kind(**run), lambda f: []),
+        "train_wreck": ("pair_of_fives", lambda: pair_of_fives(**run), lambda f: []),
+        "selection": ("slots", lambda: slot_scores(**run), lambda f: [slot_chart(f, here)]),
+    }
+    return out + [question[v.name]]
 
 
 QUESTION_CLAIMS = {"refusal": ("What a refusal hands on", refusal_claims),
@@ -654,8 +657,7 @@ def tuned_markdown(tuned):
             "hand-set values |", "|---|---|---|---|"]
     for (name, n), part in tuned.groupby(["variant", "players"], sort=False):
         e = part.iloc[0]
-        changed = ", ".join(f"{r.parameter} {r.hand_set:g} → {r.tuned:g}" for r in part.itertuples()
-                            if r.tuned != r.hand_set)
+        changed = _changes(part)
         rows.append(f"| {get_variant(name).title} | {n} | {_interval(e.exploitability, e.exploitability_se)} | "
                     f"{changed or 'none'} |")
     return "\n".join(rows)

@@ -38,7 +38,7 @@ show(f"scale {SCALE:g}: charts in {OUT}")
 # against four tuned players, every point on the same deals.
 
 # %%
-sweep = R.deciding_sweep(VARIANT, deals=R._scaled(R.SWEEP_DEALS["pot"], SCALE))
+sweep = R.deciding_sweep(VARIANT, scale=SCALE)
 summary = R.sweep_summary(sweep)
 show(summary[["random_pass", "spite_weight", "ev", "ev_se", "diff", "diff_se", "reference"]],
      "seat 0's net by passing rule")
@@ -53,7 +53,7 @@ show(R.sweep_claims(summary, VARIANT), "what it shows")
 # ## How often a wheel wins low
 
 # %%
-low_deals = R._scaled(R.HAND_DEALS, SCALE)
+low_deals = R.scaled(R.HAND_DEALS, SCALE)
 lows = R.low_wins(VARIANT, deals=low_deals)
 show_chart(OUT / R.low_wins_chart(lows, VARIANT, low_deals, OUT))
 show(lows.drop(columns="deals"), "which low takes the low half")
@@ -69,7 +69,7 @@ from analyzer.tour import winning_hands
 hands = winning_hands(VARIANT, deals=low_deals, seed=R.SEED)
 show_chart(OUT / winning_hands_chart(hands, VARIANT, low_deals, OUT))
 show(R.winning_claims(hands), "which hands win")
-position = R.position_value(VARIANT, deals=R._scaled(R.POSITION_DEALS["pot"], SCALE))
+position = R.position_value(VARIANT, scale=SCALE)
 show(R.position_claims(position, VARIANT), "position")
 
 # %% [markdown]

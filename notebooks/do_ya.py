@@ -34,7 +34,7 @@ show(f"scale {SCALE:g}: charts in {OUT}")
 # ## Five of a kind
 
 # %%
-deals = R._scaled(R.HAND_DEALS, SCALE)
+deals = R.scaled(R.HAND_DEALS, SCALE)
 five = R.five_of_a_kind(deals=deals)
 show(five, "five of a kind by number of players")
 show(R.five_kind_claims(five), "what it shows")
@@ -56,11 +56,11 @@ show(R.winning_claims(hands), "which hands win")
 # ## When to take the offered card
 
 # %%
-sweep = R.deciding_sweep(VARIANT, deals=R._scaled(R.SWEEP_DEALS["pot"], SCALE))
+sweep = R.deciding_sweep(VARIANT, scale=SCALE)
 summary = R.sweep_summary(sweep)
 show(summary[["take_threshold", "ev", "ev_se", "diff", "diff_se", "reference"]], "seat 0's net by take threshold")
 show(R.sweep_claims(summary, VARIANT), "what it shows")
-position = R.position_value(VARIANT, deals=R._scaled(R.POSITION_DEALS["pot"], SCALE))
+position = R.position_value(VARIANT, scale=SCALE)
 show(R.position_claims(position, VARIANT), "position")
 
 # %% [markdown]

@@ -36,7 +36,7 @@ show(f"scale {SCALE:g}: charts in {OUT}")
 # ## How the slots score
 
 # %%
-slots = R.slot_scores(games=R._scaled(R.SLOT_GAMES, SCALE))
+slots = R.slot_scores(scale=SCALE)
 show_chart(OUT / R.slot_chart(slots, OUT))
 show(slots, "per slot, one-player games")
 show(R.slot_claims(slots), "what it shows")
@@ -45,11 +45,11 @@ show(R.slot_claims(slots), "what it shows")
 # ## How much to aim at par
 
 # %%
-sweep = R.deciding_sweep(VARIANT, deals=R._scaled(R.SWEEP_DEALS["scored"], SCALE))
+sweep = R.deciding_sweep(VARIANT, scale=SCALE)
 summary = R.sweep_summary(sweep)
 show(summary[["par_weight", "p_win", "p_win_se", "diff", "diff_se", "reference"]], "seat 0's share of the wins")
 show(R.sweep_claims(summary, VARIANT), "what it shows")
-position = R.position_value(VARIANT, deals=R._scaled(R.POSITION_DEALS["scored"], SCALE))
+position = R.position_value(VARIANT, scale=SCALE)
 show(R.position_claims(position, VARIANT), "position")
 
 # %% [markdown]

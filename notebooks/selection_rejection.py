@@ -40,7 +40,7 @@ show(f"scale {SCALE:g}: charts in {OUT}")
 # threshold -1,000,000.
 
 # %%
-sweep = R.deciding_sweep(VARIANT, deals=R._scaled(R.SWEEP_DEALS["pot"], SCALE))
+sweep = R.deciding_sweep(VARIANT, scale=SCALE)
 summary = R.sweep_summary(sweep)
 show(summary[["take_threshold", "ev", "ev_se", "diff", "diff_se", "reference"]], "seat 0's net by take threshold")
 show(R.sweep_claims(summary, VARIANT), "what it shows")
@@ -56,7 +56,7 @@ show(R.sweep_claims(summary, VARIANT), "what it shows")
 # next seat must take it. Below, every seat's share of the pot and net after each choice.
 
 # %%
-handoff = R.refusal_handoff(precision=min(R.QUERY_PRECISION / SCALE**0.5, 0.05))
+handoff = R.refusal_handoff(scale=SCALE)
 show(handoff, "each seat after I take and after I refuse")
 show(R.refusal_claims(handoff), "what it shows")
 
@@ -64,7 +64,7 @@ show(R.refusal_claims(handoff), "what it shows")
 # ## The value of position and the hands that win
 
 # %%
-position = R.position_value(VARIANT, deals=R._scaled(R.POSITION_DEALS["pot"], SCALE))
+position = R.position_value(VARIANT, scale=SCALE)
 show_chart(OUT / R.position_chart(position, VARIANT, OUT))
 show(R.position_claims(position, VARIANT), "position")
 
@@ -72,7 +72,7 @@ show(R.position_claims(position, VARIANT), "position")
 from analyzer.charts import winning_hands_chart
 from analyzer.tour import winning_hands
 
-hand_deals = R._scaled(R.HAND_DEALS, SCALE)
+hand_deals = R.scaled(R.HAND_DEALS, SCALE)
 hands = winning_hands(VARIANT, deals=hand_deals, seed=R.SEED)
 show_chart(OUT / winning_hands_chart(hands, VARIANT, hand_deals, OUT))
 show(R.winning_claims(hands), "which hands win")

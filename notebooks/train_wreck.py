@@ -35,7 +35,7 @@ show(f"scale {SCALE:g}: charts in {OUT}")
 # "Always pay" is the threshold -1,000,000 and "never pay" +1,000,000.
 
 # %%
-sweep = R.deciding_sweep(VARIANT, deals=R._scaled(R.SWEEP_DEALS["pot"], SCALE))
+sweep = R.deciding_sweep(VARIANT, scale=SCALE)
 summary = R.sweep_summary(sweep)
 show(summary[["pay_threshold", "ev", "ev_se", "diff", "diff_se", "reference"]], "seat 0's net by pay threshold")
 show(R.sweep_claims(summary, VARIANT), "what it shows")
@@ -50,12 +50,12 @@ show(R.sweep_claims(summary, VARIANT), "what it shows")
 # the rules, and with the 5s' steal switched off (`--rule special_pairs=...,5=none`).
 
 # %%
-fives = R.pair_of_fives(precision=min(R.QUERY_PRECISION / SCALE**0.5, 0.05))
+fives = R.pair_of_fives(scale=SCALE)
 show(fives, "every seat, with and without the steal")
 show(R.fives_claims(fives), "what it shows")
 
 # %%
-position = R.position_value(VARIANT, deals=R._scaled(R.POSITION_DEALS["pot"], SCALE))
+position = R.position_value(VARIANT, scale=SCALE)
 show_chart(OUT / R.position_chart(position, VARIANT, OUT))
 show(R.position_claims(position, VARIANT), "position")
 
