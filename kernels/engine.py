@@ -92,6 +92,14 @@ GAMES = (selection_rejection, do_ya, anaconda, train_wreck, selection)  # by gam
 COUNT_FREE = (True, True, True, True, True)
 
 
+@njit(cache=True, inline="always")
+def copy_state(st, start):
+    """``st[:] = start`` as a loop: numba's slice assignment checks the two arrays
+    for overlap first, and measured 3% of a four-player stud deal more."""
+    for i in range(start.shape[0]):
+        st[i] = start[i]
+
+
 @lru_cache(maxsize=None)
 def game_play(game):
     """Game ``game``'s ``play``, compiled for ``PLAY_SIG`` (once; numba caches it),
@@ -126,7 +134,7 @@ def _run_batch(play, t, rules, params, idata, fdata, start, seed, first, count, 
         my_rules, my_params, my_idata, my_fdata = rules.copy(), params.copy(), idata.copy(), fdata.copy()
         for i in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
             deal = first + i
-            st[:] = start
+            copy_state(st, start)
             if rotate_dealer:
                 st[B.dealer] = deal % n
             seed_stream(stream, seed, deal)
@@ -174,7 +182,7 @@ def _run_sums(play, t, rules, params, idata, fdata, start, seed, first, count, f
         my_rules, my_params, my_idata, my_fdata = rules.copy(), params.copy(), idata.copy(), fdata.copy()
         acc = sums[b]
         for i in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            st[:] = start
+            copy_state(st, start)
             row[:] = 0.0
             seed_stream(stream, seed, first + i)
             play(t, my_rules, my_params, my_idata, my_fdata, st, stream, no_trace, scratch, row, np.int64(-1),
