@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from .cards import card_bit
-from .evaluate import CARD_KEYS, high_mask, mask_key, plain_high, rank_sets
+from .evaluate import CARD_KEYS, bit_to_code, high_mask, mask_key, plain_high, rank_sets
 from .layout import Layout
 from .ranking import CAT_SHIFT, LOW_NO_PAIR, low_bit, popcount
 from .showdown import DECLARE_BOTH, DECLARE_HIGH, DECLARE_LOW
@@ -127,9 +127,39 @@ def low_value(natural, w, low_max):
     return count + 0.1 * tiebreak
 
 
+@njit(cache=True, inline="always")
+def high_gain(t, natural, w, b, draw_weight):
+    """``high_value(t, natural | b, w, draw_weight) - high_value(t, natural, w,
+    draw_weight)``, the same float, for one card ``b`` (a mask bit): for a natural
+    hand of up to seven cards with the card, the hand's key is worked out once and
+    the card's key added to it."""
+    more = natural | b
+    if w != 0 or b & natural or popcount(more) > 7:
+        return high_value(t, more, w, draw_weight) - high_value(t, natural, w, draw_weight)
+    key = mask_key(t, natural)
+    after = strength_value(plain_high(t, key + CARD_KEYS[bit_to_code(b)], more)) + draw_weight * draw_bonus(more, 0)
+    before = strength_value(plain_high(t, key, natural)) + draw_weight * draw_bonus(natural, 0)
+    return after - before
+
+
+@njit(cache=True, inline="always")
+def low_gain(natural, w, b, low_max):
+    """``low_value(natural | b, w, low_max) - low_value(natural, w, low_max)``, the
+    same float, for one card ``b`` (a mask bit): 0.0 at once for a card whose rank
+    is held already or above ``low_max`` (``low_value`` reads no other ranks)."""
+    rank = low_bit(b) & 15
+    if (rank_sets(natural)[0] >> rank) & 1 or (1 if rank == 12 else rank + 2) > low_max:
+        return 0.0
+    return low_value(natural | b, w, low_max) - low_value(natural, w, low_max)
+
+
 @njit(cache=True)
 def low_card_count(natural, low_max):
+    """How many different ranks of ace (1) .. ``low_max`` the cards hold: one
+    popcount over those ranks' bits (the ace, then 2 .. low_max) for 1-13."""
     r1 = rank_sets(natural)[0]
+    if 1 <= low_max <= 13:
+        return popcount((r1 & ((np.int64(1) << (low_max - 1)) - 1)) | (r1 & (np.int64(1) << 12)))
     n = 0
     for v in range(1, low_max + 1):
         r = 12 if v == 1 else v - 2
@@ -151,20 +181,16 @@ def aim_of(policy, natural):
 def gain(t, policy, natural, w, card_mask, aim):
     """How much a card raises my estimate, in the units of my aim."""
     if aim == AIM_LOW:
-        low_max = int(policy[LOW_MAX])
-        return low_value(natural | card_mask, w, low_max) - low_value(natural, w, low_max)
-    dw = policy[DRAW_WEIGHT]
-    return high_value(t, natural | card_mask, w, dw) - high_value(t, natural, w, dw)
+        return low_gain(natural, w, card_mask, int(policy[LOW_MAX]))
+    return high_gain(t, natural, w, card_mask, policy[DRAW_WEIGHT])
 
 
 @njit(cache=True)
 def public_gain(t, policy, visible, w, card_mask):
     """What a card would do for an opponent judged from their visible cards: the
     larger of its high and low gains (their aim is unknown)."""
-    dw = policy[DRAW_WEIGHT]
-    g_high = high_value(t, visible | card_mask, w, dw) - high_value(t, visible, w, dw)
-    low_max = int(policy[LOW_MAX])
-    g_low = low_value(visible | card_mask, w, low_max) - low_value(visible, w, low_max)
+    g_high = high_gain(t, visible, w, card_mask, policy[DRAW_WEIGHT])
+    g_low = low_gain(visible, w, card_mask, int(policy[LOW_MAX]))
     return max(g_high, g_low)
 
 
@@ -390,11 +416,11 @@ def tw_pays(t, policy, mine, offered, fee, next_visible, last, seen, work):
         return True
     dw = policy[TW_DRAW_WEIGHT]
     cm = card_bit(offered)
-    take = high_value(t, mine | cm, 0, dw) - high_value(t, mine, 0, dw)
+    take = high_gain(t, mine, 0, cm, dw)
     fresh, fresh_next = tw_fresh_gains(t, mine, next_visible, _FULL_DECK & ~(seen | mine | cm), dw, work)
     score = fresh - take
     if not last and policy[TW_DENY_WEIGHT] != 0.0:
-        given = high_value(t, next_visible | cm, 0, dw) - high_value(t, next_visible, 0, dw)
+        given = high_gain(t, next_visible, 0, cm, dw)
         score -= policy[TW_DENY_WEIGHT] * (given - fresh_next)
     return score >= th + policy[TW_FEE_WEIGHT] * fee
 

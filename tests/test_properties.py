@@ -75,3 +75,32 @@ def test_the_policies_hand_value_is_the_mask_evaluators(cards, wilds, draw_weigh
     natural = np.uint64(sum(1 << (16 * (c & 3) + (c >> 2)) for c in cards))
     want = strength_value(high_mask(t, natural, wilds, 0, False)) + draw_weight * draw_bonus(natural, wilds)
     assert high_value(t, natural, wilds, draw_weight) == want
+
+
+def _mask(cards):
+    return np.uint64(sum(1 << (16 * (c & 3) + (c >> 2)) for c in cards))
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.integers(0, 51), min_size=1, max_size=10, unique=True), st.integers(0, 3),
+       st.sampled_from([0.0, 1.0, 0.37, 2.5]), st.integers(1, 14), st.booleans())
+def test_the_policies_card_gains_are_the_two_values_difference(cards, wilds, draw_weight, low_max, held):
+    """``high_gain`` adds the card's key to the hand's; ``low_gain`` answers 0 for a
+    card whose rank is held or above ``low_max``; ``low_card_count`` is one
+    popcount. Every offer and pay decision reads them, so each must be the
+    definition's value to the last bit: the difference of two ``high_value`` /
+    ``low_value`` calls, and the count of low ranks walked one by one (hands of
+    0-9 cards with 0-3 wilds, the card in the hand or not)."""
+    from analyzer.evaluate import _tables
+    from kernels.policies import high_gain, high_value, low_card_count, low_gain, low_value
+
+    t = _tables()
+    hand = cards[1:] + (cards[:1] if held else [])
+    natural, b = _mask(hand), _mask(cards[:1])
+    assert high_gain(t, natural, wilds, b, draw_weight) == \
+        high_value(t, natural | b, wilds, draw_weight) - high_value(t, natural, wilds, draw_weight)
+    assert low_gain(natural, wilds, b, low_max) == \
+        low_value(natural | b, wilds, low_max) - low_value(natural, wilds, low_max)
+    ranks = {c >> 2 for c in hand}
+    assert low_card_count(natural, low_max) == sum(1 for v in range(1, low_max + 1)
+                                                    if (12 if v == 1 else v - 2) in ranks)
