@@ -159,7 +159,7 @@ def low_card_count(natural, low_max):
     popcount over those ranks' bits (the ace, then 2 .. low_max) for 1-13."""
     r1 = rank_sets(natural)[0]
     if 1 <= low_max <= 13:
-        return popcount((r1 & ((np.int64(1) << (low_max - 1)) - 1)) | (r1 & (np.int64(1) << 12)))
+        return popcount(r1 & (((np.int64(1) << (low_max - 1)) - 1) | (np.int64(1) << 12)))
     n = 0
     for v in range(1, low_max + 1):
         r = 12 if v == 1 else v - 2

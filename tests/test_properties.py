@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analyzer import evaluate_high, evaluate_low
+from analyzer.cards import cards_mask
 
 hands = st.lists(st.integers(0, 51), min_size=5, max_size=9, unique=True)
 suit_perms = st.permutations([0, 1, 2, 3])
@@ -60,6 +61,10 @@ def test_batch_equals_single_hands_and_both_paths_agree():
         assert (evaluate_low(padded) == lows).all()
 
 
+def _mask(cards):
+    return np.uint64(cards_mask(cards))
+
+
 @settings(max_examples=600, deadline=None)
 @given(st.lists(st.integers(0, 51), min_size=0, max_size=10, unique=True), st.integers(0, 3),
        st.sampled_from([0.0, 1.0, 0.37, 2.5]))
@@ -72,13 +77,9 @@ def test_the_policies_hand_value_is_the_mask_evaluators(cards, wilds, draw_weigh
     from kernels.policies import draw_bonus, high_value, strength_value
 
     t = _tables()
-    natural = np.uint64(sum(1 << (16 * (c & 3) + (c >> 2)) for c in cards))
+    natural = _mask(cards)
     want = strength_value(high_mask(t, natural, wilds, 0, False)) + draw_weight * draw_bonus(natural, wilds)
     assert high_value(t, natural, wilds, draw_weight) == want
-
-
-def _mask(cards):
-    return np.uint64(sum(1 << (16 * (c & 3) + (c >> 2)) for c in cards))
 
 
 @settings(max_examples=600, deadline=None)
