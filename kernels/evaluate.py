@@ -392,12 +392,66 @@ def _high_of_row(t, cards, i, k):
     return value
 
 
+# Seven cards a row is the case that matters (stud, hold'em, every game's showdown),
+# so each batch kernel has a loop of its own for it: the seven codes are read once
+# into locals shared by the check, the key and the flush's rank set, with no loop
+# over a run-time row length. It runs about 1.4x the generic loop (measured).
+
+
+@njit(cache=True, inline="always")
+def _key7(c0, c1, c2, c3, c4, c5, c6):
+    k = CARD_KEYS
+    return INITIAL_KEY + k[c0] + k[c1] + k[c2] + k[c3] + k[c4] + k[c5] + k[c6]
+
+
+@njit(cache=True, inline="always")
+def _suit_ranks7(suit, c0, c1, c2, c3, c4, c5, c6):
+    """The rank set of the seven cards of one suit."""
+    ranks = 0
+    if c0 & 3 == suit:
+        ranks |= 1 << (c0 >> 2)
+    if c1 & 3 == suit:
+        ranks |= 1 << (c1 >> 2)
+    if c2 & 3 == suit:
+        ranks |= 1 << (c2 >> 2)
+    if c3 & 3 == suit:
+        ranks |= 1 << (c3 >> 2)
+    if c4 & 3 == suit:
+        ranks |= 1 << (c4 >> 2)
+    if c5 & 3 == suit:
+        ranks |= 1 << (c5 >> 2)
+    if c6 & 3 == suit:
+        ranks |= 1 << (c6 >> 2)
+    return ranks
+
+
+@njit(cache=True, inline="always")
+def _high7(t, c0, c1, c2, c3, c4, c5, c6):
+    """High strength of seven distinct real cards."""
+    key = _key7(c0, c1, c2, c3, c4, c5, c6)
+    value = high_at(t, rank_slot(t, key))
+    if key & FLUSH_CHECK:
+        value = flush_at(t, _suit_ranks7(flush_suit(key), c0, c1, c2, c3, c4, c5, c6))
+    return value
+
+
+@njit(cache=True, inline="always")
+def _low7(t, c0, c1, c2, c3, c4, c5, c6):
+    """Ace-to-five low strength of seven real cards."""
+    return low_at(t, rank_slot(t, _key7(c0, c1, c2, c3, c4, c5, c6)))
+
+
 @njit(cache=True, parallel=True)
 def high_batch_hashed(t, cards, five_kind_position, out):
     """High strengths of a 2-D array of 5 to 7 real cards per row, no wilds, into ``out``."""
     n, k = cards.shape
-    for i in prange(n):
-        out[i] = _high_of_row(t, cards, i, k)
+    if k == 7:
+        for i in prange(n):
+            out[i] = _high7(t, cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4], cards[i, 5],
+                            cards[i, 6])
+    else:
+        for i in prange(n):
+            out[i] = _high_of_row(t, cards, i, k)
     if five_kind_position == FK_ABOVE_SF_BELOW_NATURAL_ROYAL:
         # A separate pass: a test in the hot loop above costs a factor of two.
         for i in prange(n):
@@ -409,8 +463,13 @@ def high_batch_hashed(t, cards, five_kind_position, out):
 def low_batch_hashed(t, cards, threshold, out):
     """Low strengths of a 2-D array of 5 to 7 real cards per row, no wilds, into ``out``."""
     n, k = cards.shape
-    for i in prange(n):
-        out[i] = qualify(low_hashed(t, cards[i], k), threshold)
+    if k == 7:
+        for i in prange(n):
+            out[i] = qualify(_low7(t, cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4], cards[i, 5],
+                                   cards[i, 6]), threshold)
+    else:
+        for i in prange(n):
+            out[i] = qualify(low_hashed(t, cards[i], k), threshold)
     return out
 
 
@@ -423,12 +482,26 @@ _NOT_A_CARD = np.uint64(1 << 63)
 
 
 @njit(cache=True, inline="always")
+def _mask_ok(seen, k):
+    """Whether the OR of ``k`` codes' ``CODE_BITS`` is ``k`` distinct real cards."""
+    return popcount(seen) == k and not seen & _NOT_A_CARD
+
+
+@njit(cache=True, inline="always")
 def _row_ok(cards, i, k):
     """Whether row ``i`` holds ``k`` distinct real cards (no NO_CARD, no unknown code)."""
     seen = np.uint64(0)
     for j in range(k):
         seen |= CODE_BITS[cards[i, j]]
-    return popcount(seen) == k and not seen & _NOT_A_CARD
+    return _mask_ok(seen, k)
+
+
+@njit(cache=True, inline="always")
+def _ok7(c0, c1, c2, c3, c4, c5, c6):
+    """``_row_ok`` of a seven-card row, written out: as a loop over the row, LLVM
+    turns it into vector gathers, which cost more than the evaluation."""
+    b = CODE_BITS
+    return _mask_ok(b[c0] | b[c1] | b[c2] | b[c3] | b[c4] | b[c5] | b[c6], 7)
 
 
 @njit(cache=True, parallel=True)
@@ -439,11 +512,20 @@ def high_batch_checked(t, cards, five_kind_position, out):
     entries of ``out`` are left unwritten (the caller then finds out what is wrong)."""
     n, k = cards.shape
     bad = 0
-    for i in prange(n):
-        if _row_ok(cards, i, k):
-            out[i] = _high_of_row(t, cards, i, k)
-        else:
-            bad += 1
+    if k == 7:
+        for i in prange(n):
+            c0, c1, c2, c3 = cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3]
+            c4, c5, c6 = cards[i, 4], cards[i, 5], cards[i, 6]
+            if _ok7(c0, c1, c2, c3, c4, c5, c6):
+                out[i] = _high7(t, c0, c1, c2, c3, c4, c5, c6)
+            else:
+                bad += 1
+    else:
+        for i in prange(n):
+            if _row_ok(cards, i, k):
+                out[i] = _high_of_row(t, cards, i, k)
+            else:
+                bad += 1
     if five_kind_position == FK_ABOVE_SF_BELOW_NATURAL_ROYAL:
         for i in prange(n):
             out[i] = natural_royal_fix(out[i], five_kind_position)
@@ -457,11 +539,20 @@ def low_batch_checked(t, cards, threshold, out):
     distinct real cards."""
     n, k = cards.shape
     bad = 0
-    for i in prange(n):
-        if _row_ok(cards, i, k):
-            out[i] = qualify(low_hashed(t, cards[i], k), threshold)
-        else:
-            bad += 1
+    if k == 7:
+        for i in prange(n):
+            c0, c1, c2, c3 = cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3]
+            c4, c5, c6 = cards[i, 4], cards[i, 5], cards[i, 6]
+            if _ok7(c0, c1, c2, c3, c4, c5, c6):
+                out[i] = qualify(_low7(t, c0, c1, c2, c3, c4, c5, c6), threshold)
+            else:
+                bad += 1
+    else:
+        for i in prange(n):
+            if _row_ok(cards, i, k):
+                out[i] = qualify(low_hashed(t, cards[i], k), threshold)
+            else:
+                bad += 1
     return bad
 
 

@@ -82,6 +82,40 @@ def test_checked_batches_flag_every_bad_row_and_evaluate_the_rest_as_the_plain_k
     assert low_batch_checked(t, bad, 1, got) == 400 and np.array_equal(got[good], want[good])
 
 
+@pytest.mark.parametrize("width", [5, 6, 7])
+def test_the_batch_kernels_agree_with_the_mask_evaluators_on_flush_rich_hands(width):
+    """The batch kernels (seven cards a row have a loop of their own, the codes read
+    once into locals) give the rank-set evaluators' strengths, a separate
+    implementation (``high_mask`` / ``low_mask``), on hands drawn from two suits
+    (flushes in every position of the row) and from the whole deck."""
+    from analyzer.evaluate import _tables
+    from kernels.cards import card_bit
+    from kernels.evaluate import (high_batch_checked, high_batch_hashed, high_mask, low_batch_checked,
+                                  low_batch_hashed, low_mask)
+    from kernels.ranking import CAT_SHIFT, FLUSH
+
+    t, rng = _tables(), np.random.default_rng(100 + width)
+    two_suits = np.array([c for c in range(52) if c & 3 in (1, 3)], dtype=np.uint8)
+    hands = np.concatenate([
+        two_suits[np.argsort(rng.random((1500, 26)), axis=1)[:, :width]],
+        np.argsort(rng.random((1500, 52)), axis=1)[:, :width].astype(np.uint8),
+    ])
+    masks = [sum(int(card_bit(c)) for c in row) for row in hands.tolist()]
+    got = np.empty(len(hands), np.int32)
+    for fk in (0, 1, 2):
+        want = [high_mask(t, np.uint64(m), 0, fk, False) for m in masks]
+        assert np.array_equal(high_batch_hashed(t, hands, fk, got), want)
+        got[:] = 0
+        assert high_batch_checked(t, hands, fk, got) == 0 and np.array_equal(got, want)
+    for threshold in (1, 12345):
+        want = [v if v >= threshold else 0 for v in (low_mask(np.uint64(m), 0) for m in masks)]
+        assert np.array_equal(low_batch_hashed(t, hands, threshold, got), want)
+        got[:] = 0
+        assert low_batch_checked(t, hands, threshold, got) == 0 and np.array_equal(got, want)
+    flushes = sum(v >> CAT_SHIFT == FLUSH for v in (high_mask(t, np.uint64(m), 0, 0, False) for m in masks))
+    assert flushes > 40  # the two-suit hands do reach the flush branch (about 59 expected for five cards)
+
+
 def test_the_public_evaluators_still_name_a_bad_row_and_take_padded_rows():
     hands = np.argsort(np.random.default_rng(0).random((50, 52)), axis=1)[:, :7].astype(np.uint8)
     hands[31, 4] = hands[31, 2]
