@@ -101,14 +101,15 @@ def _policy_specs(items):
 
 
 def _game_option_flags(command):
-    """Add one option per game setting any registered game takes (Selection's
-    ``--board`` and ``--deck``): the flags come from the registry."""
-    from .variants import VARIANTS
+    """Add one option per game setting any game takes (Selection's ``--board`` and
+    ``--deck``): the flags come from ``analyzer.game_options``, not the registry,
+    whose kernels a command that plays no game should not load."""
+    from .game_options import GAME_OPTIONS
 
     seen = {}
-    for v in VARIANTS.values():
-        for g in v.game_options:
-            seen.setdefault(g.flag, (g, []))[1].append(v.name)
+    for name, options in GAME_OPTIONS.items():
+        for g in options:
+            seen.setdefault(g.flag, (g, []))[1].append(name)
     for flag, (g, names) in reversed(list(seen.items())):
         command = click.option(flag, f"game_{g.name}", default=None,
                                type=click.Path(dir_okay=False) if g.path else str,

@@ -22,6 +22,7 @@ from kernels.games import selection as selection_kernel
 
 from .errors import WantitError
 from .evaluate import low_threshold
+from .game_options import GAME_OPTIONS
 
 
 @dataclass(frozen=True)
@@ -90,18 +91,6 @@ class Param:
     integer: bool = False  # a whole number: a choice, a count, a card rank or a 0/1 switch
 
 
-@dataclass(frozen=True)
-class GameOption:
-    """A setting one game takes beside its rules options, with a command-line flag
-    of its own (Selection's board and deck files): ``name`` is the keyword of the
-    game's driver and replay, ``flag`` the option of ``wantit simulate`` / ``deal``."""
-
-    name: str
-    flag: str
-    help: str
-    path: bool = False  # the value is a file
-
-
 def _resolve(target):
     """``"package.module:function"`` -> the function (imported when first used, so the
     registry never imports the drivers that import it)."""
@@ -154,7 +143,7 @@ class Variant:
     kernel_module: Any = None  # the game's module in kernels/games (its STATE, RESULT and RULES layouts)
     kind: str = "pot"  # "pot": antes and fees into a pot; "scored": points on a board
     unit: str = "deals"  # what a run counts
-    game_options: tuple = ()  # GameOption: settings of this game beyond its rules
+    game_options: tuple = ()  # analyzer.game_options.GameOption: settings of this game beyond its rules
     notes: tuple = ()  # lines for ``wantit variants``
     driver: str = "analyzer.simulate:simulate"  # simulate(variant, players=..., deals=..., ...)
     replay: str = "analyzer.trace:replay"  # replay(variant, ...) -> narrative text of one deal
@@ -755,10 +744,7 @@ SELECTION = Variant(
     kernel_module=selection_kernel,
     kind="scored",
     unit="games",
-    game_options=(
-        GameOption("board", "--board", "a board file (TOML); default: the PROVISIONAL board", path=True),
-        GameOption("deck", "--deck", "standard52 (default), colours, or colours(K, RANKS, COPIES)"),
-    ),
+    game_options=GAME_OPTIONS["selection"],
     notes=("1 to 6 players; the dealer rotates left every round (SE-A9); a Cosmopolitan never made scores 0 "
            "(SE-A10)",),
     driver="analyzer.selection:simulate_variant",

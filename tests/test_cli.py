@@ -26,6 +26,33 @@ def test_hand_table():
     assert "J-T-9-2-A" in lines[2] and lines[2].endswith("Js Ts 9s 2c As")
 
 
+LOADED_GAMES = """
+import sys
+from analyzer.cli import main
+main(sys.argv[1:])
+print(sorted(m for m in sys.modules if m.startswith("kernels.games") or m in ("kernels.engine", "analyzer.variants")))
+"""
+
+
+def test_a_command_that_plays_no_game_loads_no_game_kernels():
+    # The start-up cost of ``wantit hand``: each game module compiles or loads dozens
+    # of kernels, and the command line's flags must not need them.
+    proc = subprocess.run([sys.executable, "-c", LOADED_GAMES, "hand", "As Ks Qs Js Ts 9s 2c"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "[]"
+    proc = subprocess.run([sys.executable, "-c", LOADED_GAMES, "variants"], capture_output=True, text=True)
+    assert "'kernels.engine'" in proc.stdout.splitlines()[-1]  # the probe sees a command that does load them
+
+
+def test_the_command_line_game_flags_are_the_registry_s():
+    from analyzer.game_options import GAME_OPTIONS
+    from analyzer.variants import VARIANTS
+
+    assert GAME_OPTIONS == {v.name: v.game_options for v in VARIANTS.values() if v.game_options}
+    assert [g.flag for g in GAME_OPTIONS["selection"]] == ["--board", "--deck"]
+
+
 def test_hand_json_with_wilds_and_qualifier():
     code, out, err = run("hand", "Kc", "7d", "4h", "2s", "3c", "--wild", "Kc", "--qualifier", "8",
                          "--format", "json")
