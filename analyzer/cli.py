@@ -409,7 +409,7 @@ def equity(variant, state_file, policy_items, rule_items, precision, max_deals, 
     played on with the unknown cards dealt at random and every seat on its policy.
 
     \b
-    e.g. wantit equity sr -n 4 --hole 0="As Ks" --up 0="Ah" --up 1="7c" --up 2="Td" --up 3=""
+    e.g. wantit equity sr -n 4 --hole 0="As Ks" --up 0="Ah" --up 1="7c" --up 2="Td" --to 3
          wantit equity anaconda --hole 0="As Ks Qs 9s 4s 8d 8h" --passed "2c 3d 7h"
          wantit equity selection -n 1 --hole 0="As Kh Qd 2c 3c 4c 5c"
          wantit equity selection --state examples/selection.toml --all

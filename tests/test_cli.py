@@ -307,3 +307,30 @@ def test_the_command_line_process_flushes_its_output_and_keeps_its_exit_status(t
                       "from analyzer.cli import main\nmain()\n")
     proc = subprocess.run([sys.executable, str(script), "variants"], capture_output=True, text=True)
     assert proc.returncode == 0 and proc.stderr == "exit handler ran\n" and "selection_rejection" in proc.stdout
+
+
+def _help_examples(command):
+    """The ``wantit ...`` lines of a command's ``e.g.`` block, as argument lists."""
+    import shlex
+
+    from analyzer.cli import cli
+
+    lines = cli.commands[command].help.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.strip().startswith("e.g. wantit"))
+    examples = []
+    for line in lines[start:]:
+        text = line.strip().removeprefix("e.g.").strip()
+        if not text.startswith("wantit "):
+            break
+        examples.append(shlex.split(text.split("#")[0])[1:])
+    return examples
+
+
+@pytest.mark.parametrize("command", ["equity", "decide"])
+def test_the_help_s_query_examples_run(command):
+    examples = _help_examples(command)
+    assert len(examples) >= 2
+    for args in examples:
+        code, out, err = run(*args, "--max-deals", "2000")
+        assert code == 0, f"{args}: {err}"
+        assert "seat" in out
