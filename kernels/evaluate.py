@@ -10,8 +10,8 @@ Two paths give the same strengths:
 
 Every function takes the tables as its first argument ``t``: one ``uint32`` array
 (``eval_tables``) holding the flush table, the row offsets of the perfect hash and
-the high and low tables, read through ``rank_slot`` / ``high_at`` / ``low_at`` /
-``flush_at``. One plain array, not a tuple of arrays: numba updates the reference
+the high, low and high-with-a-wild tables, read through ``rank_slot`` / ``high_at``
+/ ``low_at`` / ``high_wild_at`` / ``flush_at``. One plain array, not a tuple of arrays: numba updates the reference
 count of every array in a tuple argument on each call that is not inlined (about
 50 ns for five arrays, measured), and the game kernels make many such calls per
 deal. The card keys are a constant (``CARD_KEYS``) derived from the multipliers in
@@ -46,14 +46,15 @@ from .ranking import (
 from .tables import FLUSH_CHECK, INITIAL_KEY, N_ROWS, N_SLOTS, ROW_MASK, ROW_SHIFT, card_keys, load_tables
 
 CARD_KEYS = card_keys()  # the 64-bit key of each card code (a compile-time constant)
-# The packed tables: [flush table | row offsets | high | low], at offsets fixed at
+# The packed tables: [flush table | row offsets | high | low | high_wild], at offsets fixed at
 # compile time (a run-time header would be re-read after every store to an output).
 FLUSH_SIZE = 1 << 13
 T_FLUSH = 0
 T_OFFSETS = T_FLUSH + FLUSH_SIZE
 T_HIGH = T_OFFSETS + N_ROWS
 T_LOW = T_HIGH + N_SLOTS
-T_SIZE = T_LOW + N_SLOTS
+T_HIGH_WILD = T_LOW + N_SLOTS
+T_SIZE = T_HIGH_WILD + N_SLOTS
 
 ROYAL_FLUSH_STRENGTH = pack(STRAIGHT_FLUSH, 13, 12, 11, 10, 9)
 LOW_ORDER = np.array([12, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], dtype=np.int64)
@@ -64,11 +65,12 @@ def eval_tables():
     """The shipped lookup tables packed into the one ``uint32`` array every
     evaluator takes (see the module docstring)."""
     t = load_tables()
-    sizes = (t["flush"].shape[0], t["offsets"].shape[0], t["high"].shape[0], t["low"].shape[0])
-    if not np.array_equal(t["card_keys"], CARD_KEYS) or sizes != (FLUSH_SIZE, N_ROWS, N_SLOTS, N_SLOTS):
+    parts = [t["flush"], t["offsets"], t["high"], t["low"], t["high_wild"]]
+    if (not np.array_equal(t["card_keys"], CARD_KEYS)
+            or [p.shape[0] for p in parts] != [FLUSH_SIZE, N_ROWS, N_SLOTS, N_SLOTS, N_SLOTS]):
         raise RuntimeError("kernels/data/eval_tables.npz does not match kernels/tables.py: rebuild it with "
                            "python -m kernels.tables and set N_ROWS and N_SLOTS to the sizes it prints")
-    packed = np.concatenate([t["flush"], t["offsets"], t["high"], t["low"]]).astype(np.uint32)
+    packed = np.concatenate(parts).astype(np.uint32)
     assert packed.shape[0] == T_SIZE
     return np.ascontiguousarray(packed)
 
@@ -83,6 +85,13 @@ def high_at(t, slot):
 def low_at(t, slot):
     """The low table's value at a slot (``rank_slot``)."""
     return t[T_LOW + slot]
+
+
+@njit(cache=True, inline="always")
+def high_wild_at(t, slot):
+    """The best high of the slot's rank multiset (at most six cards) plus one wild
+    card that makes no five of a kind."""
+    return t[T_HIGH_WILD + slot]
 
 
 @njit(cache=True, inline="always")
@@ -262,23 +271,17 @@ def rank_key(t, natural):
 
 @njit(cache=True)
 def _hashed_rank_only_wild(t, natural, r1, r2, r3, r4, w):
-    """``_best_rank_only_wild`` for at most 7 cards and 1 or 2 wilds, by table lookups."""
+    """``_best_rank_only_wild`` for at most 7 cards and 1 or 2 wilds, by table
+    lookups: the high_wild table places one wild, so one wild is one lookup and two
+    are the best of one lookup per rank the first can become."""
     key = rank_key(t, natural)
+    if w == 1:
+        return np.int64(high_wild_at(t, rank_slot(t, key)))
     best = 0
     for a in range(13):
-        ca = _count(r1, r2, r3, r4, a)
-        if ca >= 4:
-            continue
-        ka = key + (CARD_KEYS[4 * a] & np.uint64(0xFFFFFFFF))
-        if w == 1:
-            best = max(best, np.int64(high_at(t, rank_slot(t, ka))))
-            continue
-        for b in range(a, 13):
-            cb = _count(r1, r2, r3, r4, b) + (1 if b == a else 0)
-            if cb >= 4:
-                continue
-            kb = ka + (CARD_KEYS[4 * b] & np.uint64(0xFFFFFFFF))
-            best = max(best, np.int64(high_at(t, rank_slot(t, kb))))
+        if _count(r1, r2, r3, r4, a) < 4:
+            ka = key + (CARD_KEYS[4 * a] & np.uint64(0xFFFFFFFF))
+            best = max(best, np.int64(high_wild_at(t, rank_slot(t, ka))))
     return best
 
 

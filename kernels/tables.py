@@ -8,6 +8,9 @@ The design is a perfect hash over additive rank keys (as in OMPEval):
   counter), so adding a card is one addition;
 * the multipliers make the rank part unique for every rank multiset of up to seven
   cards, so it indexes the high (non-flush) and low values of the hand;
+* a second table at the same slots holds, for every multiset of up to six cards,
+  the best high of it plus one wild card (``high_wild``): a wild evaluation is then
+  one lookup per wild card after the first, not one per rank it could become;
 * a suit counter reaches 8 (bit 3 set) exactly when that suit holds five cards,
   so one ``&`` detects a flush, and the flush suit's 13-bit rank set indexes the
   flush table.
@@ -38,7 +41,7 @@ RANK_MULTIPLIERS = np.array(
 # prints them): the evaluators address the packed tables at offsets fixed at compile
 # time, and ``kernels.evaluate.eval_tables`` checks the shipped file against them.
 N_ROWS = 35925  # entries of the perfect hash's row offsets
-N_SLOTS = 123633  # entries of the high table, and of the low table
+N_SLOTS = 123633  # entries of the high table, and of the low and high_wild tables
 SUIT_COUNTER_SHIFT = 32
 INITIAL_KEY = np.uint64(0x3333 << SUIT_COUNTER_SHIFT)
 FLUSH_CHECK = np.uint64(0x8888 << SUIT_COUNTER_SHIFT)
@@ -104,6 +107,24 @@ def _rank_values(multisets, multipliers):
 
 
 @njit(cache=True)
+def _one_wild_values(multisets, keys, multipliers, offsets, high_table):
+    """For each multiset of at most six cards: the best ``high_table`` value of it
+    plus one more card of a rank it holds fewer than four of (a fifth would be five
+    of a kind, which the evaluators rank apart); 0 for seven cards."""
+    out = np.zeros(multisets.shape[0], np.uint32)
+    for i in range(multisets.shape[0]):
+        if multisets[i].sum() > MAX_HASHED_CARDS - 1:
+            continue
+        best = np.uint32(0)
+        for r in range(13):
+            if multisets[i, r] < 4:
+                k = keys[i] + np.int64(multipliers[r])
+                best = max(best, high_table[(k & ROW_MASK) + offsets[k >> ROW_SHIFT]])
+        out[i] = best
+    return out
+
+
+@njit(cache=True)
 def _displace_rows(row_of, col_of, row_order, n_rows, row_width):
     """First-fit row displacement; returns per-row offsets and the table size."""
     offsets = np.zeros(n_rows, np.int64)
@@ -165,11 +186,14 @@ def build_tables():
     low_table = np.zeros(size, np.uint32)
     high_table[slot] = high
     low_table[slot] = low
+    high_wild_table = np.zeros(size, np.uint32)
+    high_wild_table[slot] = _one_wild_values(multisets, keys, RANK_MULTIPLIERS, offsets, high_table)
     return {
         "card_keys": card_keys(),
         "offsets": offsets.astype(np.uint32),
         "high": high_table,
         "low": low_table,
+        "high_wild": high_wild_table,
         "flush": _flush_table(),
     }
 

@@ -117,3 +117,28 @@ def test_wild_in_low_takes_the_best_missing_rank_and_never_undoes_a_pair():
 def test_wild_ranks_for_high_threes():
     s = evaluate_high("3c 3d As Ad Kc", wild_ranks="3")
     assert describe_high(s) == "Four of a kind, aces, king kicker"
+
+
+def test_one_and_two_wilds_by_table_are_every_rank_tried_on_every_rank_multiset():
+    # The high_wild table places one wild card; the hashed wild path reads it. Its
+    # non-flush strength depends on the ranks alone, so every rank multiset of up to
+    # six natural cards (one wild) and up to five (two wilds) covers every hand; the
+    # reference tries every rank for each wild through the rank-set evaluator.
+    from kernels.evaluate import _best_rank_only_wild, _hashed_rank_only_wild, eval_tables, rank_sets
+    from kernels.tables import rank_multisets
+
+    t = eval_tables()
+    checked = 0
+    for counts in rank_multisets(6):
+        natural = np.uint64(0)
+        for r, c in enumerate(counts):
+            for suit in range(c):
+                natural |= np.uint64(1 << (16 * suit + r))
+        sets = rank_sets(natural)
+        for w in (1, 2):
+            if counts.sum() + w <= 7:
+                assert _hashed_rank_only_wild(t, natural, *sets, w) == _best_rank_only_wild(*sets, w), (counts, w)
+                checked += 1
+    # Multisets of n cards of 13 ranks, at most 4 a rank: x^n in (1 + x + ... + x^4)^13.
+    per_size = np.polynomial.polynomial.polypow([1] * 5, 13)
+    assert checked == per_size[:7].sum() + per_size[:6].sum() == 26_950 + 8_555
