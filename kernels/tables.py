@@ -9,8 +9,8 @@ The design is a perfect hash over additive rank keys (as in OMPEval):
 * the multipliers make the rank part unique for every rank multiset of up to seven
   cards, so it indexes the high (non-flush) and low values of the hand;
 * a second table at the same slots holds, for every multiset of up to six cards,
-  the best high of it plus one wild card (``high_wild``): a wild evaluation is then
-  one lookup per wild card after the first, not one per rank it could become;
+  the best high of it plus one wild card (``high_wild``): one wild is then one
+  lookup, and two are one lookup per rank the first can become, not one per pair;
 * a suit counter reaches 8 (bit 3 set) exactly when that suit holds five cards,
   so one ``&`` detects a flush, and the flush suit's 13-bit rank set indexes the
   flush table.
