@@ -111,10 +111,10 @@ def test_the_policies_card_gains_are_the_two_values_difference(cards, wilds, dra
 @given(st.lists(st.integers(0, 51), min_size=7, max_size=7, unique=True), st.integers(1, 3), st.integers(0, 2),
        st.sampled_from([0.0, 1.0, 0.37]), st.sampled_from([0.0, 0.3, 2.0]), st.integers(0, 6), st.booleans())
 def test_anaconda_s_pass_choice_is_its_greedy_definition(cards, count, aim, draw_weight, spite, n_evidence, howdy):
-    """``choose_pass`` values each card's loss from the key of the cards left (for
-    high without wilds); the choice must be the definition's, card by card: give
-    away the card whose loss leaves the best ``aim_value``, less ``SPITE_WEIGHT``
-    for a card the recipient seems to collect, the first in mask order on a tie."""
+    """``choose_pass`` had no test of its own: its choice must be the definition's,
+    card by card: give away the card whose loss leaves the best ``aim_value``, less
+    ``SPITE_WEIGHT`` for a card the recipient seems to collect, the first in mask
+    order on a tie (the guard for any faster form of it)."""
     from analyzer.evaluate import _tables
     from kernels.pass_policies import (
         AIM, DRAW_WEIGHT, LOW_MAX, N_PASS_PARAMS, SPITE_WEIGHT, aim_value, choose_pass, collects_low, pass_aim,
