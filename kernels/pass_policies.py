@@ -26,7 +26,7 @@ from .policies import (
     low_value,
     strength_value,
 )
-from .ranking import CAT_SHIFT, LOW_NO_PAIR, low_bit
+from .ranking import CAT_SHIFT, LOW_NO_PAIR, low_bit, popcount
 from .rng import below
 
 # Anaconda's policy vector: the offer games' parameters (those it uses keep their
@@ -45,20 +45,11 @@ THREES = np.uint64(0x0002_0002_0002_0002)  # every 3 (rank 1), suit-major mask
 KINGS = np.uint64(0x0800_0800_0800_0800)  # every K (rank 11)
 
 
-@njit(cache=True, inline="always")
-def _count(m):
-    n = 0
-    while m:
-        m &= m - np.uint64(1)
-        n += 1
-    return n
-
-
 @njit(cache=True)
 def split_high(cards, howdy):
     """(natural mask, wild count) for high: threes are wild in Howdy Doody."""
     if howdy:
-        return cards & ~THREES, _count(cards & THREES)
+        return cards & ~THREES, popcount(cards & THREES)
     return cards, 0
 
 
@@ -66,7 +57,7 @@ def split_high(cards, howdy):
 def split_low(cards, howdy):
     """(natural mask, wild count) for low: kings are wild in Howdy Doody."""
     if howdy:
-        return cards & ~KINGS, _count(cards & KINGS)
+        return cards & ~KINGS, popcount(cards & KINGS)
     return cards, 0
 
 
@@ -158,7 +149,7 @@ def choose_pass(t, policy, hand, count, evidence, stream, howdy):
         left = hand
         for _ in range(count):
             m = left
-            for _ in range(below(stream, _count(left))):
+            for _ in range(below(stream, popcount(left))):
                 m &= m - np.uint64(1)
             b = m & (~m + np.uint64(1))
             chosen |= b

@@ -107,6 +107,17 @@ def test_the_policies_card_gains_are_the_two_values_difference(cards, wilds, dra
                                                     if (12 if v == 1 else v - 2) in ranks)
 
 
+@settings(max_examples=500, deadline=None)
+@given(st.integers(0, 2**64 - 1))
+def test_popcount_counts_the_set_bits(m):
+    """``popcount`` is LLVM's ``ctpop`` (an intrinsic): the number of ones in the
+    word's binary digits, for any 64-bit pattern."""
+    from kernels.ranking import popcount
+
+    assert popcount(np.uint64(m)) == bin(m).count("1")
+    assert popcount(np.int64(m - 2**64 if m >= 2**63 else m)) == bin(m).count("1")
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(0, 51), min_size=7, max_size=7, unique=True), st.integers(1, 3), st.integers(0, 2),
        st.sampled_from([0.0, 1.0, 0.37]), st.sampled_from([0.0, 0.3, 2.0]), st.integers(0, 6), st.booleans())

@@ -24,6 +24,7 @@ from numba import njit
 from ..cards import NO_CARD, card_bit, rank_mask_to_cards
 from ..evaluate import high_mask, low_mask, qualify
 from ..policies import ALWAYS, POOL_THRESHOLD, TAKE_THRESHOLD, aim_of, gain, wants_card
+from ..ranking import popcount
 from .common import (
     DK_DECLARE,
     DK_NONE,
@@ -142,12 +143,7 @@ def split_wild(rules, hole_card, up_cards):
     """``(natural mask, number of wild cards)`` of a hole card and an up-card mask."""
     cards = up_cards | card_bit(hole_card)
     wild = wild_cards(rules, hole_card, cards)
-    w = 0
-    m = wild
-    while m:
-        m &= m - np.uint64(1)
-        w += 1
-    return cards & ~wild, w
+    return cards & ~wild, popcount(wild)
 
 
 @njit(cache=True, inline="always")
