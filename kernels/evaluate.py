@@ -44,9 +44,34 @@ from .ranking import (
     top_bit,
     top_nibbles,
 )
-from .tables import FLUSH_CHECK, INITIAL_KEY, N_ROWS, N_SLOTS, ROW_MASK, ROW_SHIFT, card_keys, load_tables
+from .tables import (
+    FLUSH_CHECK,
+    INITIAL_KEY,
+    N_ROWS,
+    N_SLOTS,
+    RANK_MULTIPLIERS,
+    ROW_MASK,
+    ROW_SHIFT,
+    SUIT_COUNTER_SHIFT,
+    card_keys,
+    load_tables,
+)
 
 CARD_KEYS = card_keys()  # the 64-bit key of each card code (a compile-time constant)
+
+
+def _rank_set_keys():
+    """For each 13-bit rank set, the sum of its ranks' multipliers: the rank part
+    of the key of one suit's cards (a compile-time constant; ``uint32``, 32 KB)."""
+    sets = np.arange(1 << 13)
+    keys = np.zeros(1 << 13, dtype=np.uint64)
+    for rank in range(13):
+        keys += np.where((sets >> rank) & 1, RANK_MULTIPLIERS[rank], np.uint64(0))
+    assert keys.max() < 2**32
+    return keys.astype(np.uint32)
+
+
+RANK_SET_KEYS = _rank_set_keys()
 # The packed tables: [flush table | row offsets | high | low | high_wild], at offsets
 # fixed at compile time (a run-time header would be re-read after every store to an
 # output).
@@ -167,15 +192,21 @@ def bit_to_code(b):
     return 4 * (bit & 15) + (bit >> 4)
 
 
+@njit(cache=True, inline="always")
+def _suit_key(cards, suit):
+    """The key of the cards of one suit of a mask: their ranks' multipliers and
+    their count in the suit's counter."""
+    ranks = (cards >> np.uint64(16 * suit)) & np.uint64(0x1FFF)
+    count = np.uint64(popcount(ranks))
+    return np.uint64(RANK_SET_KEYS[ranks]) + (count << np.uint64(SUIT_COUNTER_SHIFT + 4 * suit))
+
+
 @njit(cache=True)
 def mask_key(t, cards):
-    """The full hash key (rank part and suit counters) of up to seven cards."""
-    key = INITIAL_KEY
-    m = cards
-    while m:
-        key += CARD_KEYS[bit_to_code(m & (~m + np.uint64(1)))]
-        m &= m - np.uint64(1)
-    return key
+    """The full hash key (rank part and suit counters) of up to seven cards: the
+    sum of their keys, suit by suit (four independent lookups, where a card-by-card
+    sum was a chain of up to seven)."""
+    return INITIAL_KEY + _suit_key(cards, 0) + _suit_key(cards, 1) + _suit_key(cards, 2) + _suit_key(cards, 3)
 
 
 @njit(cache=True)
@@ -263,11 +294,12 @@ def _count(r1, r2, r3, r4, r):
 @njit(cache=True)
 def rank_key(t, natural):
     """The rank part of the hash key of the cards in a mask (at most 7 cards)."""
-    key = np.uint64(0)
-    m = natural
-    while m:
-        key += CARD_KEYS[4 * (low_bit(m) & 15)]  # bit 16*suit + rank -> that rank's key
-        m &= m - np.uint64(1)
+    s0 = natural & np.uint64(0x1FFF)
+    s1 = (natural >> np.uint64(16)) & np.uint64(0x1FFF)
+    s2 = (natural >> np.uint64(32)) & np.uint64(0x1FFF)
+    s3 = (natural >> np.uint64(48)) & np.uint64(0x1FFF)
+    key = (np.uint64(RANK_SET_KEYS[s0]) + np.uint64(RANK_SET_KEYS[s1]) + np.uint64(RANK_SET_KEYS[s2])
+           + np.uint64(RANK_SET_KEYS[s3]))
     return key & np.uint64(0xFFFFFFFF)
 
 

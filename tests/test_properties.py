@@ -118,6 +118,23 @@ def test_popcount_counts_the_set_bits(m):
     assert popcount(np.int64(m - 2**64 if m >= 2**63 else m)) == bin(m).count("1")
 
 
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.integers(0, 51), min_size=0, max_size=7, unique=True))
+def test_a_mask_s_key_is_the_sum_of_its_cards_keys(cards):
+    """``mask_key`` and ``rank_key`` sum a mask's keys a suit at a time from a
+    table of rank sets; they must be the hand key's definition: the initial key
+    plus each card's key (``tables.card_keys``), summed card by card modulo 2**64,
+    and the sum of the cards' rank multipliers."""
+    from analyzer.evaluate import _tables
+    from kernels.evaluate import mask_key, rank_key
+    from kernels.tables import INITIAL_KEY, RANK_MULTIPLIERS, card_keys
+
+    keys = card_keys()
+    want = (int(INITIAL_KEY) + sum(int(keys[c]) for c in cards)) % 2**64
+    assert int(mask_key(_tables(), _mask(cards))) == want
+    assert int(rank_key(_tables(), _mask(cards))) == sum(int(RANK_MULTIPLIERS[c >> 2]) for c in cards)
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(0, 51), min_size=7, max_size=7, unique=True), st.integers(1, 3), st.integers(0, 2),
        st.sampled_from([0.0, 1.0, 0.37]), st.sampled_from([0.0, 0.3, 2.0]), st.integers(0, 6), st.booleans())
