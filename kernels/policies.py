@@ -78,7 +78,7 @@ def _longest_runs():
     sets = np.arange(1 << 14)
     ones = np.array([bin(i).count("1") for i in range(32)])  # of five bits
     windows = [ones[(sets >> low) & 0b11111] for low in range(10)]
-    return np.max(windows, axis=0).astype(np.int64)
+    return np.max(windows, axis=0).astype(np.uint8)  # 16 KB: stays in the L1 cache
 
 
 LONGEST_RUN = _longest_runs()
@@ -87,7 +87,7 @@ LONGEST_RUN = _longest_runs()
 @njit(cache=True, inline="always")
 def _draw_bonus_of(best_suit, r1, w):
     """``draw_bonus`` from the hand's longest suit and its set of ranks held."""
-    return _draw_bonus_from(best_suit, LONGEST_RUN[(r1 << 1) | ((r1 >> 12) & 1)], w)
+    return _draw_bonus_from(best_suit, np.int64(LONGEST_RUN[(r1 << 1) | ((r1 >> 12) & 1)]), w)
 
 
 @njit(cache=True, inline="always")
@@ -107,11 +107,35 @@ def high_value(t, natural, w, draw_weight):
     return strength_value(strength) + draw_weight * draw_bonus(natural, w)
 
 
+def _low_values():
+    """``low_value`` of natural cards for each 13-bit set of the low values they
+    hold (bit ``v - 1`` for value ``v``: ace 1 .. king 13), worked out by the same
+    float operations in the same order as the loop (a compile-time constant, 64 KB)."""
+    values = np.zeros(1 << 13)
+    for held in range(1 << 13):
+        count = 0
+        tiebreak = 0.0
+        for v in range(1, 14):
+            if (held >> (v - 1)) & 1:
+                count += 1
+                tiebreak += (14 - v) / 70.0
+                if count == 5:
+                    break
+        values[held] = count + 0.1 * tiebreak
+    return values
+
+
+LOW_VALUES = _low_values()
+
+
 @njit(cache=True)
 def low_value(natural, w, low_max):
     """Different low ranks (ace 1) no higher than ``low_max``, capped at five, plus
-    a small preference for lower ones; wilds count as missing low ranks."""
+    a small preference for lower ones; wilds count as missing low ranks. Natural
+    cards with ``low_max`` 0-13 are one lookup (``LOW_VALUES``)."""
     r1 = rank_sets(natural)[0]
+    if w == 0 and 0 <= low_max <= 13:
+        return LOW_VALUES[((r1 << 1) | (r1 >> 12)) & ((np.int64(1) << low_max) - 1)]
     count = 0
     tiebreak = 0.0
     wilds = w
@@ -211,6 +235,20 @@ def wants_card(t, policy, natural, w, card, next_visible, next_w, next_forced):
 # Declarations: the showdown's codes (kernels.showdown.DECLARE_*).
 
 
+@njit(cache=True, inline="always")
+def _low_values_below(cards, top):
+    """How many different low values (ace 1, 2 .. king 13) below ``top`` the cards
+    hold: one popcount of the low-value set for ``top`` up to 14."""
+    r1 = rank_sets(cards)[0]
+    if top <= 14:
+        return popcount(((r1 << 1) | (r1 >> 12)) & ((np.int64(1) << (top - 1)) - 1))
+    shown = 0
+    for v in range(1, top):
+        r = 12 if v == 1 else v - 2
+        shown += (r1 >> r) & 1
+    return shown
+
+
 @njit(cache=True)
 def declare(policy, high, low, opponents_up, n_opponents, earlier, n_earlier, last_to_declare):
     """HIGH, LOW or BOTH from my final high and low strengths (low 0 = none) and
@@ -231,12 +269,7 @@ def declare(policy, high, low, opponents_up, n_opponents, earlier, n_earlier, la
     want_low = top <= policy[DECLARE_LOW_TOP]
     if want_low and policy[FEAR_VISIBLE_LOW] > 0:
         for i in range(n_opponents):
-            r1 = rank_sets(opponents_up[i])[0]
-            shown = 0
-            for v in range(1, top):
-                r = 12 if v == 1 else v - 2
-                shown += (r1 >> r) & 1
-            if shown >= 4:
+            if _low_values_below(opponents_up[i], top) >= 4:
                 want_low = False
     if policy[SEQUENTIAL_GRAB] > 0 and last_to_declare and low > 0 and n_earlier > 0:
         contested = False
@@ -320,7 +353,7 @@ def _adding_a_card(t, natural, needed, draw_weight, values):
             # The rank part of the key is the same in every suit; ``natural`` holds
             # the cards of any flush it already has.
             strength = strength_value(plain_high(t, key + CARD_KEYS[4 * r + short], natural))
-            run = LONGEST_RUN[(ranks << 1) | ((ranks >> 12) & 1)]
+            run = np.int64(LONGEST_RUN[(ranks << 1) | ((ranks >> 12) & 1)])
             values[r] = strength + draw_weight * _draw_bonus_from(best_suit, run, 0)
             values[13 + r] = strength + draw_weight * _draw_bonus_from(best_suit + 1, run, 0)
     return hashed, key, best_suit

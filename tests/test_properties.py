@@ -135,6 +135,45 @@ def test_a_mask_s_key_is_the_sum_of_its_cards_keys(cards):
     assert int(rank_key(_tables(), _mask(cards))) == sum(int(RANK_MULTIPLIERS[c >> 2]) for c in cards)
 
 
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.integers(0, 51), min_size=0, max_size=10, unique=True), st.integers(0, 3))
+def test_the_draw_bonus_is_its_definition(cards, wilds):
+    """``draw_bonus`` reads the straight-draw count from a table of rank sets; it
+    must be its definition: a tenth for each card of the longest suit beyond two,
+    and 0.08 for each rank beyond two held in the best five consecutive ranks (the
+    ace high or low), wilds counted in both."""
+    from kernels.policies import draw_bonus
+
+    suits = [sum(1 for c in cards if c & 3 == s) for s in range(4)]
+    values = {(c >> 2) + 2 for c in cards} | ({1} if any(c >> 2 == 12 for c in cards) else set())
+    run = max(len(values & set(range(low, low + 5))) for low in range(1, 11))
+    want = 0.1 * max(0, max(suits) + wilds - 2) + 0.08 * max(0, run + wilds - 2)
+    assert draw_bonus(_mask(cards), wilds) == want
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.integers(0, 51), min_size=0, max_size=10, unique=True), st.integers(0, 3), st.integers(0, 14))
+def test_the_low_estimate_is_its_definition(cards, wilds, low_max):
+    """``low_value`` reads natural cards' value from a table built at import; it
+    must be, to the last bit, its definition walked value by value: the different
+    low values (ace 1, 2 .. king 13; a ``low_max`` of 14 reads the ace again) no
+    higher than ``low_max``, a wild standing in for each one missing, five at
+    most, plus a tenth of the sum of ``(14 - v) / 70`` over those counted."""
+    from kernels.policies import low_value
+
+    ranks = {c >> 2 for c in cards}
+    count, tiebreak, left = 0, 0.0, wilds
+    for v in range(1, low_max + 1):
+        held = (12 if v == 1 else v - 2) in ranks
+        if held or left > 0:
+            left -= 0 if held else 1
+            count += 1
+            tiebreak += (14 - v) / 70.0
+            if count == 5:
+                break
+    assert low_value(_mask(cards), wilds, low_max) == count + 0.1 * tiebreak
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(0, 51), min_size=7, max_size=7, unique=True), st.integers(1, 3), st.integers(0, 2),
        st.sampled_from([0.0, 1.0, 0.37]), st.sampled_from([0.0, 0.3, 2.0]), st.integers(0, 6), st.booleans())
@@ -172,3 +211,25 @@ def test_anaconda_s_pass_choice_is_its_greedy_definition(cards, count, aim, draw
         best = max(s for s, _ in scores)
         chosen |= next(b for s, b in scores if s == best)
     assert got == chosen
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.integers(5, 13), st.lists(st.lists(st.integers(0, 51), min_size=0, max_size=5, unique=True),
+                                    min_size=0, max_size=7))
+def test_the_declaration_fears_an_opponent_showing_four_lower_low_cards(top, ups):
+    """``declare`` with ``FEAR_VISIBLE_LOW`` gives up an unpaired low topped by
+    ``top`` when some opponent shows four different low values (ace 1, 2 ..
+    king 13) below ``top``, and only then (the count is one popcount)."""
+    from kernels.policies import (
+        DECLARE_BOTH_CATEGORY, DECLARE_LOW_TOP, FEAR_VISIBLE_LOW, N_OFFER_PARAMS, declare,
+    )
+    from kernels.ranking import CAT_SHIFT, LOW_NO_PAIR
+    from kernels.showdown import DECLARE_HIGH, DECLARE_LOW
+
+    policy = np.zeros(N_OFFER_PARAMS)
+    policy[DECLARE_LOW_TOP], policy[FEAR_VISIBLE_LOW], policy[DECLARE_BOTH_CATEGORY] = 14, 1, 99
+    low = (LOW_NO_PAIR << CAT_SHIFT) | ((14 - top) << 16) | (13 << 12)  # an unpaired low topped by ``top``
+    opponents = np.array([_mask(up) for up in ups] + [np.uint64(0)], dtype=np.uint64)
+    feared = any(len({1 if c >> 2 == 12 else (c >> 2) + 2 for c in up} & set(range(1, top))) >= 4 for up in ups)
+    got = declare(policy, 1 << CAT_SHIFT, low, opponents, len(ups), np.zeros(8, np.int64), 0, False)
+    assert got == (DECLARE_HIGH if feared else DECLARE_LOW)
