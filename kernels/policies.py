@@ -107,6 +107,13 @@ def high_value(t, natural, w, draw_weight):
     return strength_value(strength) + draw_weight * draw_bonus(natural, w)
 
 
+@njit(cache=True, inline="always")
+def _low_value_set(r1):
+    """A rank set (bit 0: the 2 .. bit 12: the ace) as the set of low values it
+    holds: bit ``v - 1`` for value ``v``, ace 1, 2 .. king 13."""
+    return ((r1 << 1) | (r1 >> 12)) & 0x1FFF
+
+
 def _low_values():
     """``low_value`` of natural cards for each 13-bit set of the low values they
     hold (bit ``v - 1`` for value ``v``: ace 1 .. king 13), worked out by the same
@@ -135,7 +142,7 @@ def low_value(natural, w, low_max):
     cards with ``low_max`` 0-13 are one lookup (``LOW_VALUES``)."""
     r1 = rank_sets(natural)[0]
     if w == 0 and 0 <= low_max <= 13:
-        return LOW_VALUES[((r1 << 1) | (r1 >> 12)) & ((np.int64(1) << low_max) - 1)]
+        return LOW_VALUES[_low_value_set(r1) & ((np.int64(1) << low_max) - 1)]
     count = 0
     tiebreak = 0.0
     wilds = w
@@ -180,10 +187,10 @@ def low_gain(natural, w, b, low_max):
 @njit(cache=True)
 def low_card_count(natural, low_max):
     """How many different ranks of ace (1) .. ``low_max`` the cards hold: one
-    popcount over those ranks' bits (the ace, then 2 .. low_max) for 1-13."""
+    popcount of their low-value set for 1-13."""
     r1 = rank_sets(natural)[0]
     if 1 <= low_max <= 13:
-        return popcount(r1 & (((np.int64(1) << (low_max - 1)) - 1) | (np.int64(1) << 12)))
+        return popcount(_low_value_set(r1) & ((np.int64(1) << low_max) - 1))
     n = 0
     for v in range(1, low_max + 1):
         r = 12 if v == 1 else v - 2
@@ -235,20 +242,6 @@ def wants_card(t, policy, natural, w, card, next_visible, next_w, next_forced):
 # Declarations: the showdown's codes (kernels.showdown.DECLARE_*).
 
 
-@njit(cache=True, inline="always")
-def _low_values_below(cards, top):
-    """How many different low values (ace 1, 2 .. king 13) below ``top`` the cards
-    hold: one popcount of the low-value set for ``top`` up to 14."""
-    r1 = rank_sets(cards)[0]
-    if top <= 14:
-        return popcount(((r1 << 1) | (r1 >> 12)) & ((np.int64(1) << (top - 1)) - 1))
-    shown = 0
-    for v in range(1, top):
-        r = 12 if v == 1 else v - 2
-        shown += (r1 >> r) & 1
-    return shown
-
-
 @njit(cache=True)
 def declare(policy, high, low, opponents_up, n_opponents, earlier, n_earlier, last_to_declare):
     """HIGH, LOW or BOTH from my final high and low strengths (low 0 = none) and
@@ -269,7 +262,7 @@ def declare(policy, high, low, opponents_up, n_opponents, earlier, n_earlier, la
     want_low = top <= policy[DECLARE_LOW_TOP]
     if want_low and policy[FEAR_VISIBLE_LOW] > 0:
         for i in range(n_opponents):
-            if _low_values_below(opponents_up[i], top) >= 4:
+            if low_card_count(opponents_up[i], top - 1) >= 4:
                 want_low = False
     if policy[SEQUENTIAL_GRAB] > 0 and last_to_declare and low > 0 and n_earlier > 0:
         contested = False
