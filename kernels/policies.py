@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from .cards import card_bit
-from .evaluate import CARD_KEYS, bit_to_code, high_mask, mask_key, plain_high, rank_sets
+from .evaluate import CARD_KEYS, high_mask, mask_key, plain_high, rank_sets
 from .layout import Layout
 from .ranking import CAT_SHIFT, LOW_NO_PAIR, low_bit, popcount
 from .showdown import DECLARE_BOTH, DECLARE_HIGH, DECLARE_LOW
@@ -65,10 +65,20 @@ def strength_value(strength):
 @njit(cache=True)
 def draw_bonus(natural, w):
     """Flush and straight draw potential of a partial hand, in category units."""
+    return _draw_bonus_of(_longest_suit(natural), rank_sets(natural)[0], w)
+
+
+@njit(cache=True, inline="always")
+def _suit_length(natural, suit):
+    return popcount((natural >> np.uint64(16 * suit)) & np.uint64(0x1FFF))
+
+
+@njit(cache=True, inline="always")
+def _longest_suit(natural):
     best_suit = 0
     for s in range(4):
-        best_suit = max(best_suit, popcount((natural >> np.uint64(16 * s)) & np.uint64(0x1FFF)))
-    return _draw_bonus_of(best_suit, rank_sets(natural)[0], w)
+        best_suit = max(best_suit, _suit_length(natural, s))
+    return best_suit
 
 
 def _longest_runs():
@@ -168,8 +178,16 @@ def high_gain(t, natural, w, b, draw_weight):
     if w != 0 or b & natural or popcount(more) > 7:
         return high_value(t, more, w, draw_weight) - high_value(t, natural, w, draw_weight)
     key = mask_key(t, natural)
-    after = strength_value(plain_high(t, key + CARD_KEYS[bit_to_code(b)], more)) + draw_weight * draw_bonus(more, 0)
-    before = strength_value(plain_high(t, key, natural)) + draw_weight * draw_bonus(natural, 0)
+    # The draw bonus with the card, from the hand's: the card's suit one longer,
+    # its rank added to the set (the same integers, so the same float).
+    bit = np.int64(low_bit(b))
+    rank, suit = bit & 15, bit >> 4
+    longest = _longest_suit(natural)
+    r1 = rank_sets(natural)[0]
+    longest_after = max(longest, _suit_length(natural, suit) + 1)
+    after = (strength_value(plain_high(t, key + CARD_KEYS[4 * rank + suit], more))
+             + draw_weight * _draw_bonus_of(longest_after, r1 | (np.int64(1) << rank), 0))
+    before = strength_value(plain_high(t, key, natural)) + draw_weight * _draw_bonus_of(longest, r1, 0)
     return after - before
 
 
@@ -198,7 +216,7 @@ def low_card_count(natural, low_max):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def aim_of(policy, natural):
     aim = int(policy[AIM])
     if aim == AIM_ADAPTIVE:
@@ -208,7 +226,7 @@ def aim_of(policy, natural):
     return aim
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def gain(t, policy, natural, w, card_mask, aim):
     """How much a card raises my estimate, in the units of my aim."""
     if aim == AIM_LOW:
@@ -216,7 +234,7 @@ def gain(t, policy, natural, w, card_mask, aim):
     return high_gain(t, natural, w, card_mask, policy[DRAW_WEIGHT])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def public_gain(t, policy, visible, w, card_mask):
     """What a card would do for an opponent judged from their visible cards: the
     larger of its high and low gains (their aim is unknown)."""
