@@ -29,6 +29,7 @@ from .ranking import (
     FIVE_KIND_ABOVE_SF,
     FIVE_KIND_BELOW_SF,
     FK_ABOVE_SF_BELOW_NATURAL_ROYAL,
+    FK_ABOVE_STRAIGHT_FLUSH,
     FK_BELOW_STRAIGHT_FLUSH,
     FLUSH,
     NATURAL_ROYAL,
@@ -370,9 +371,7 @@ def high_mask(t, natural, w, five_kind_position, wild_may_duplicate):
         else:
             best = _best_rank_only_wild(r1, r2, r3, r4, w)
         five = (r4, r3, r2, r1)[w - 1]  # ranks held 5 - w or more times
-        if five:
-            q = top_bit(five) + 1
-            best = max(best, pack(fk_slot, q, q, q, q, q))
+        best = max(best, _five_of_a_kind(five, fk_slot))
     for suit in range(4):
         ranks = np.int64((natural >> np.uint64(16 * suit)) & np.uint64(0x1FFF))
         if w == 0:
@@ -383,6 +382,43 @@ def high_mask(t, natural, w, five_kind_position, wild_may_duplicate):
             f = _suited_wild(ranks, w, five_kind_position, wild_may_duplicate)
         best = max(best, f)
     return best
+
+
+@njit(cache=True, inline="always")
+def _five_of_a_kind(five, fk_slot):
+    """A wild's five of a kind over ``five``, the ranks it completes (0: none)."""
+    if five:
+        q = top_bit(five) + 1
+        return pack(fk_slot, q, q, q, q, q)
+    return 0
+
+
+@njit(cache=True, inline="always")
+def high_one_wild_and_with_card(t, natural, b):
+    """``high_mask(t, natural, 1, FK_ABOVE_STRAIGHT_FLUSH, False)`` and the same of
+    ``natural | b``, for a card ``b`` (a mask bit) not in ``natural`` and at most
+    five natural cards, as a pair of the same integers. Each is the best of
+    ``high_mask``'s parts (the rank multiset with the wild, a wild's five of a kind,
+    each suit's flush or straight flush); the card changes the rank key by its own
+    key, the five of a kind by its rank, and one suit's part: the other three are
+    worked out once for both."""
+    r1, r2, r3, r4 = rank_sets(natural)
+    bit = np.int64(low_bit(b))
+    rank, suit = bit & 15, bit >> 4
+    key = rank_key(t, natural)
+    multiset = np.int64(high_wild_at(t, rank_slot(t, key)))
+    multiset_card = np.int64(high_wild_at(t, rank_slot(t, key + (CARD_KEYS[4 * rank + suit] & np.uint64(0xFFFFFFFF)))))
+    others = 0
+    for s in range(4):
+        if s != suit:
+            ranks = np.int64((natural >> np.uint64(16 * s)) & np.uint64(0x1FFF))
+            others = max(others, _suited_wild(ranks, 1, FK_ABOVE_STRAIGHT_FLUSH, False))
+    own = np.int64((natural >> np.uint64(16 * suit)) & np.uint64(0x1FFF))
+    before = max(multiset, _five_of_a_kind(r4, FIVE_KIND_ABOVE_SF), others,
+                 _suited_wild(own, 1, FK_ABOVE_STRAIGHT_FLUSH, False))
+    after = max(multiset_card, _five_of_a_kind(r4 | (r3 & (np.int64(1) << rank)), FIVE_KIND_ABOVE_SF), others,
+                _suited_wild(own | (np.int64(1) << rank), 1, FK_ABOVE_STRAIGHT_FLUSH, False))
+    return before, after
 
 
 @njit(cache=True)

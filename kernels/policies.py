@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from .cards import card_bit
-from .evaluate import CARD_KEYS, high_mask, mask_key, plain_high, rank_sets
+from .evaluate import CARD_KEYS, high_mask, high_one_wild_and_with_card, mask_key, plain_high, rank_sets
 from .layout import Layout
 from .ranking import CAT_SHIFT, LOW_NO_PAIR, low_bit, popcount
 from .showdown import DECLARE_BOTH, DECLARE_HIGH, DECLARE_LOW
@@ -173,11 +173,12 @@ def high_gain(t, natural, w, b, draw_weight):
     """``high_value(t, natural | b, w, draw_weight) - high_value(t, natural, w,
     draw_weight)``, the same float, for one card ``b`` (a mask bit): for a natural
     hand of up to seven cards with the card, the hand's key is worked out once and
-    the card's key added to it."""
+    the card's key added to it; with one wild and up to six natural cards with the
+    card, the parts of the hand's strength that the card leaves alone are shared."""
     more = natural | b
-    if w != 0 or b & natural or popcount(more) > 7:
+    n = popcount(natural)
+    if b & natural or not (w == 0 and n < 7 or w == 1 and n <= 5):
         return high_value(t, more, w, draw_weight) - high_value(t, natural, w, draw_weight)
-    key = mask_key(t, natural)
     # The draw bonus with the card, from the hand's: the card's suit one longer,
     # its rank added to the set (the same integers, so the same float).
     bit = np.int64(low_bit(b))
@@ -185,9 +186,16 @@ def high_gain(t, natural, w, b, draw_weight):
     longest = _longest_suit(natural)
     r1 = rank_sets(natural)[0]
     longest_after = max(longest, _suit_length(natural, suit) + 1)
-    after = (strength_value(plain_high(t, key + CARD_KEYS[4 * rank + suit], more))
-             + draw_weight * _draw_bonus_of(longest_after, r1 | (np.int64(1) << rank), 0))
-    before = strength_value(plain_high(t, key, natural)) + draw_weight * _draw_bonus_of(longest, r1, 0)
+    if w == 0:
+        key = mask_key(t, natural)
+        strength_before = plain_high(t, key, natural)
+        strength_after = plain_high(t, key + CARD_KEYS[4 * rank + suit], more)
+    else:
+        # One wild (Do Ya's hole card): high_mask's parts, shared where the card
+        # leaves them alone.
+        strength_before, strength_after = high_one_wild_and_with_card(t, natural, b)
+    after = strength_value(strength_after) + draw_weight * _draw_bonus_of(longest_after, r1 | (np.int64(1) << rank), w)
+    before = strength_value(strength_before) + draw_weight * _draw_bonus_of(longest, r1, w)
     return after - before
 
 

@@ -119,6 +119,33 @@ def test_wild_ranks_for_high_threes():
     assert describe_high(s) == "Four of a kind, aces, king kicker"
 
 
+def test_one_wild_hand_and_the_hand_with_a_card_are_high_mask_s_strengths():
+    # The offer policies value a card for a hand with one wild (Do Ya's hole card)
+    # from the parts of high_mask the card leaves alone. Each pair must be high_mask's
+    # own two strengths: random hands of 0-5 natural cards, every card not in the
+    # hand added. A third come from the whole deck, a third from T-A and 2-5 of two
+    # suits (straight flushes, wheels), a third from three ranks in every suit
+    # (four of a kind with the card: the wild's five of a kind).
+    from kernels.evaluate import eval_tables, high_mask, high_one_wild_and_with_card
+    from kernels.ranking import CAT_SHIFT, FIVE_KIND_ABOVE_SF, STRAIGHT_FLUSH
+
+    t = eval_tables()
+    rng = np.random.default_rng(11)
+    decks = [np.arange(52),
+             np.array([4 * r + s for r in (0, 1, 2, 3, 8, 9, 10, 11, 12) for s in (2, 3)]),
+             np.array([4 * r + s for r in (4, 7, 12) for s in range(4)])]
+    slots = set()
+    for i in range(600):
+        hand = rng.choice(decks[i % 3], rng.integers(0, 6), replace=False)
+        natural = np.uint64(sum(1 << (16 * (c % 4) + c // 4) for c in hand))
+        for c in sorted(set(range(52)) - set(hand.tolist())):
+            b = np.uint64(1 << (16 * (c % 4) + c // 4))
+            expected = (high_mask(t, natural, 1, 0, False), high_mask(t, natural | b, 1, 0, False))
+            assert high_one_wild_and_with_card(t, natural, b) == expected, (hand, c)
+            slots.add(expected[1] >> CAT_SHIFT)
+    assert {FIVE_KIND_ABOVE_SF, STRAIGHT_FLUSH} <= slots
+
+
 def test_one_and_two_wilds_by_table_are_every_rank_tried_on_every_rank_multiset():
     # The high_wild table places one wild card; the hashed wild path reads it. Its
     # non-flush strength depends on the ranks alone, so every rank multiset of up to
