@@ -148,11 +148,17 @@ LOW_VALUES = _low_values()
 @njit(cache=True)
 def low_value(natural, w, low_max):
     """Different low ranks (ace 1) no higher than ``low_max``, capped at five, plus
-    a small preference for lower ones; wilds count as missing low ranks. Natural
-    cards with ``low_max`` 0-13 are one lookup (``LOW_VALUES``)."""
+    a small preference for lower ones; wilds count as missing low ranks. With
+    ``low_max`` 0-13 it is one lookup (``LOW_VALUES``) of the values held, each wild
+    added as the lowest one missing: the loop counts the first five of that set."""
     r1 = rank_sets(natural)[0]
-    if w == 0 and 0 <= low_max <= 13:
-        return LOW_VALUES[_low_value_set(r1) & ((np.int64(1) << low_max) - 1)]
+    if 0 <= low_max <= 13:
+        within = (np.int64(1) << low_max) - 1
+        held = _low_value_set(r1) & within
+        for _ in range(w):  # each wild is the lowest value still missing
+            missing = ~held & within
+            held |= missing & -missing
+        return LOW_VALUES[held]
     count = 0
     tiebreak = 0.0
     wilds = w
