@@ -73,6 +73,18 @@ def aim_value(t, policy, cards, aim, howdy):
     return high_value(t, nat, w, policy[DRAW_WEIGHT])
 
 
+@njit(cache=True, inline="always")
+def _aim_value_without(t, policy, cards, key, b, aim, howdy):
+    """``aim_value(t, policy, cards & ~b, aim, howdy)``, the same float, for a card
+    ``b`` (a mask bit) of ``cards`` whose hash key is ``key``: a natural high hand's
+    key is ``key`` less the card's (``key`` is read for nothing else)."""
+    rest = cards & ~b
+    if aim != AIM_LOW and not howdy:
+        return (strength_value(plain_high(t, key - CARD_KEYS[bit_to_code(b)], rest))
+                + policy[DRAW_WEIGHT] * draw_bonus(rest, 0))
+    return aim_value(t, policy, rest, aim, howdy)
+
+
 AIM_SALT = np.uint64(0x9E3779B97F4A7C15)
 HIDE_SALT = np.uint64(0xD1B54A32D192ED03)
 
@@ -163,11 +175,13 @@ def choose_pass(t, policy, hand, count, evidence, stream, howdy):
     for _ in range(count):
         best = np.uint64(0)
         best_score = -1e300
-        m = hand & ~chosen
+        left = hand & ~chosen
+        key = mask_key(t, left)
+        m = left
         while m:
             b = m & (~m + np.uint64(1))
             m ^= b
-            score = aim_value(t, policy, hand & ~chosen & ~b, aim, howdy)
+            score = _aim_value_without(t, policy, left, key, b, aim, howdy)
             if spite != 0.0 and evidence:
                 rank, v = _rank_and_value(b)
                 if (v <= low_max) if they_go_low else (rank >= 8):
@@ -180,32 +194,36 @@ def choose_pass(t, policy, hand, count, evidence, stream, howdy):
 
 
 @njit(cache=True)
-def _five_values(t, hand, discard, full_key, howdy, fk):
-    """(high, low) strengths of ``hand`` without the ``discard`` cards."""
-    five = hand & ~discard
+def choose_keep(t, policy, hand, hand_size, howdy, fk):
+    """The five cards to keep (a mask) and the one to hide (a card bit): ``keep_five``
+    then ``hide_card``.
+
+    ``hand_size`` is 7 (discard two), 6 (discard one) or 5 (keep all: only the card
+    to hide is chosen). Nothing is allocated.
+    """
+    keep, aim = keep_five(t, policy, hand, hand_size, howdy, fk)
+    return keep, hide_card(t, policy, keep, aim, howdy)
+
+
+@njit(cache=True, inline="always")
+def _five_values(t, five, key, howdy, fk):
+    """(high, low) strengths of the five cards ``five`` (``key``: their hash key,
+    read only without wild cards)."""
     if howdy:
         hn, hw = split_high(five, howdy)
         h = np.int64(high_mask(t, hn, hw, fk, False))
         ln, lw = split_low(five, howdy)
         return h, np.int64(low_mask(ln, lw))
-    key = full_key
-    m = discard
-    while m:
-        key -= CARD_KEYS[bit_to_code(m & (~m + np.uint64(1)))]
-        m &= m - np.uint64(1)
     return plain_high(t, key, five), np.int64(low_at(t, rank_slot(t, key)))
 
 
 @njit(cache=True)
-def choose_keep(t, policy, hand, hand_size, howdy, fk):
-    """The five cards to keep (a mask) and the one to hide (a card bit).
+def keep_five(t, policy, hand, hand_size, howdy, fk):
+    """The five cards to keep (a mask) and the aim they were kept for.
 
     Keeps the best five for my aim (adaptive: low when the best low is unpaired and
-    no higher than ``LOW_MAX``), ties broken by the other side; hides my strongest
-    card (``HIDE_RULE`` 0) or my weakest (1; between: the weakest in that share of
-    the hands, ``mix_draw``), judged by what the other four show.
-    ``hand_size`` is 7 (discard two), 6 (discard one) or 5 (keep all: only the card
-    to hide is chosen). Nothing is allocated.
+    no higher than ``LOW_MAX``), ties broken by the other side. Each five's key is
+    the hand's less the discards' keys (the first discard's once for every second).
     """
     hand = np.uint64(hand)
     n_discard = hand_size - 5
@@ -219,13 +237,18 @@ def choose_keep(t, policy, hand, hand_size, howdy, fk):
         mi ^= bi
         if n_discard == 0:
             bi = np.uint64(0)
+        key_i = full_key - CARD_KEYS[bit_to_code(bi)] if bi else full_key
         mj = mi if n_discard == 2 else np.uint64(1)
         while mj:
             bj = mj & (~mj + np.uint64(1))
             mj ^= bj
-            discard = bi | bj if n_discard == 2 else bi
-            five = hand & ~discard
-            h, lo = _five_values(t, hand, discard, full_key, howdy, fk)
+            if n_discard == 2:
+                five = hand & ~(bi | bj)
+                key = key_i - CARD_KEYS[bit_to_code(bj)]
+            else:
+                five = hand & ~bi
+                key = key_i
+            h, lo = _five_values(t, five, key, howdy, fk)
             if h > bh_high or (h == bh_high and lo > bh_low):
                 bh_high, bh_low, best_high_mask = h, lo, five
             if lo > bl_low or (lo == bl_low and h > bl_high):
@@ -234,18 +257,25 @@ def choose_keep(t, policy, hand, hand_size, howdy, fk):
     if aim == AIM_ADAPTIVE:
         top = 14 - ((bl_low >> 16) & 0xF) if bl_low > 0 and bl_low >> CAT_SHIFT == LOW_NO_PAIR else 99
         aim = AIM_LOW if top <= policy[LOW_MAX] else AIM_HIGH
-    keep = best_low_mask if aim == AIM_LOW else best_high_mask
+    return (best_low_mask if aim == AIM_LOW else best_high_mask), aim
+
+
+@njit(cache=True)
+def hide_card(t, policy, keep, aim, howdy):
+    """The card of the five kept (a card bit) to turn face down: my strongest
+    (``HIDE_RULE`` 0) or my weakest (1; between: the weakest in that share of the
+    hands, ``mix_draw``), judged by what the other four show for ``aim``."""
     hide = np.uint64(0)
     hide_score = 1e300
     hide_weakest = policy[HIDE_RULE] > mix_draw(keep, HIDE_SALT)  # 0: never; 1: always
+    key = mask_key(t, keep)
     m = keep
     while m:
         b = m & (~m + np.uint64(1))
         m ^= b
-        shown = aim_value(t, policy, keep & ~b, aim, howdy)
+        shown = _aim_value_without(t, policy, keep, key, b, aim, howdy)
         score = -shown if hide_weakest else shown  # hiding my strongest leaves the weakest show
         if score < hide_score:
             hide_score = score
             hide = b
-    return keep, hide
-
+    return hide

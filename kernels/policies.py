@@ -62,7 +62,7 @@ def strength_value(strength):
     return (strength >> CAT_SHIFT) + ((strength >> 16) & 0xF) / 16.0 + ((strength >> 12) & 0xF) / 256.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw_bonus(natural, w):
     """Flush and straight draw potential of a partial hand, in category units."""
     return _draw_bonus_of(_longest_suit(natural), rank_sets(natural)[0], w)

@@ -37,6 +37,7 @@ from ..pass_policies import (
     bit_to_code,
     choose_keep,
     choose_pass,
+    keep_five,
     split_high,
     split_low,
 )
@@ -518,8 +519,8 @@ def play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, 
                     kept = np.uint64(forced)
                     forced = -1
                 else:
-                    kept, _ = choose_keep(t, params[st[B.turn]], hand, int(rules[R_HAND_SIZE]),
-                                          int(rules[R_WILD]) == WILD_HOWDY_DOODY, int(rules[R_FIVE_KIND]))
+                    kept, _ = keep_five(t, params[st[B.turn]], hand, int(rules[R_HAND_SIZE]),
+                                        int(rules[R_WILD]) == WILD_HOWDY_DOODY, int(rules[R_FIVE_KIND]))
                 st[B.decisions] += 1
             else:
                 kept = hand
