@@ -511,19 +511,25 @@ def tw_target(t, policy, steal, optional, mine, visible, cand_seat, cand_card, n
     score, without the penalty, is below ``TW_ACT_THRESHOLD``.
     """
     dw = policy[TW_DRAW_WEIGHT]
+    # A seat's candidates come one after another: its shown value is worked out
+    # once for them all (``shown``, of seat ``shown_seat``).
     best_seat = -1
     best_shown = -1e300
+    shown_seat = -1
+    shown = 0.0
     for k in range(n_cand):
-        v = high_value(t, visible[cand_seat[k]], 0, dw)
-        if v > best_shown:
-            best_shown = v
-            best_seat = cand_seat[k]
+        if cand_seat[k] != shown_seat:
+            shown_seat = cand_seat[k]
+            shown = high_value(t, visible[shown_seat], 0, dw)
+        if shown > best_shown:
+            best_shown = shown
+            best_seat = shown_seat
     aim = policy[TW_STEAL_AIM] if steal else 0.0
-    base_me = high_value(t, mine, 0, dw)
     blind_gain = -1.0
     best = -1
     best_score = -1e300
     best_value = -1e300
+    shown_seat = -1
     for k in range(n_cand):
         o = cand_seat[k]
         c = cand_card[k]
@@ -534,8 +540,11 @@ def tw_target(t, policy, steal, optional, mine, visible, cand_seat, cand_card, n
             gain_me = max(blind_gain, 0.0)
         else:
             cm = card_bit(c)
-            hurt = high_value(t, visible[o], 0, dw) - high_value(t, visible[o] & ~cm, 0, dw)
-            gain_me = high_value(t, mine | cm, 0, dw) - base_me if aim > 0 else 0.0
+            if o != shown_seat:
+                shown_seat = o
+                shown = high_value(t, visible[o], 0, dw)
+            hurt = shown - high_value(t, visible[o] & ~cm, 0, dw)
+            gain_me = high_gain(t, mine, 0, cm, dw) if aim > 0 else 0.0
         value = (1.0 - aim) * hurt + aim * gain_me
         score = value - ((1.0 - aim) * TW_NOT_BEST_SHOWING if o != best_seat else 0.0)
         if score > best_score:

@@ -49,7 +49,7 @@ from numba import njit
 
 from ..cards import NO_CARD, card_bit, rank_mask_to_cards
 from ..evaluate import high_mask
-from ..policies import FRESH_WORK, tw_pays, tw_takes_extra, tw_target
+from ..policies import ALWAYS, FRESH_WORK, TW_NEVER, TW_PAY_THRESHOLD, tw_pays, tw_takes_extra, tw_target
 from ..ranking import CAT_SHIFT, HIGH_CARD, low_bit, popcount
 from ..rng import below
 from .common import (
@@ -456,6 +456,9 @@ def _pays(t, params, st, scratch):
     """The policy of the seat to act: pay to refuse the card on offer?"""
     n = st[B.players]
     p = st[B.turn]
+    th = params[p, TW_PAY_THRESHOLD]
+    if th >= TW_NEVER or th <= ALWAYS:
+        return th <= ALWAYS  # never or always pays: decided before building the policy's arguments
     return tw_pays(t, params[p], mask_at(st, S.hole_mask + p) | _visible(st, p), st[S.offered],
                    np.float64(st[S.fee]), _visible(st, (p + 1) % n), st[S.step] == n, mask_at(st, P.seen),
                    _work(scratch))
