@@ -339,10 +339,10 @@ TW_NOT_BEST_SHOWING = 10.0  # the hurt score's penalty for a victim other than t
 _FULL_DECK = np.uint64(0x1FFF1FFF1FFF1FFF)
 
 
-# Work space of ``tw_fresh_gains`` (float64, from the game's scratch): per hand, the
-# value of the hand plus one card of each rank, in a suit that is not its longest
-# (13) and in one that is (13).
-FRESH_WORK = 52
+# Work space of ``tw_fresh_gain`` (float64, from the game's scratch): the value of
+# the hand plus one card of each rank, in a suit that is not its longest (13) and in
+# one that is (13).
+FRESH_WORK = 26
 
 
 @njit(cache=True, inline="always")
@@ -443,19 +443,16 @@ def _gain_sum(t, natural, unseen, draw_weight, values):
 
 
 @njit(cache=True)
-def tw_fresh_gains(t, natural, other, unseen, draw_weight, work):
-    """Mean gains of ``high_value`` for my cards ``natural`` and for another seat's
-    visible cards ``other`` from one card drawn uniformly from ``unseen``: each
-    card's value as ``high_value`` gives it, summed card by card in mask order, with
-    each hand's key and counts found once and its values by rank (``work``: at least
-    ``FRESH_WORK`` float64). A pay decision valued some 40 unseen cards twice over
-    from scratch, most of a Train Wreck deal."""
+def tw_fresh_gain(t, natural, unseen, draw_weight, work):
+    """Mean gain of ``high_value`` for the cards ``natural`` from one card drawn
+    uniformly from ``unseen``: each card's value as ``high_value`` gives it, summed
+    card by card in mask order, with the hand's key and counts found once and its
+    values by rank (``work``: at least ``FRESH_WORK`` float64). A pay decision valued some 40
+    unseen cards twice over from scratch, most of a Train Wreck deal."""
     count = popcount(unseen)
     if count == 0:
-        return 0.0, 0.0
-    total = _gain_sum(t, natural, unseen, draw_weight, work[:26])
-    total_other = _gain_sum(t, other, unseen, draw_weight, work[26:52])
-    return total / count, total_other / count
+        return 0.0
+    return _gain_sum(t, natural, unseen, draw_weight, work) / count
 
 
 @njit(cache=True)
@@ -475,11 +472,12 @@ def tw_pays(t, policy, mine, offered, fee, next_visible, last, seen, work):
     dw = policy[TW_DRAW_WEIGHT]
     cm = card_bit(offered)
     take = high_gain(t, mine, 0, cm, dw)
-    fresh, fresh_next = tw_fresh_gains(t, mine, next_visible, _FULL_DECK & ~(seen | mine | cm), dw, work)
-    score = fresh - take
+    unseen = _FULL_DECK & ~(seen | mine | cm)
+    score = tw_fresh_gain(t, mine, unseen, dw, work) - take
     if not last and policy[TW_DENY_WEIGHT] != 0.0:
+        # The next seat's fresh-card gain only when it is read.
         given = high_gain(t, next_visible, 0, cm, dw)
-        score -= policy[TW_DENY_WEIGHT] * (given - fresh_next)
+        score -= policy[TW_DENY_WEIGHT] * (given - tw_fresh_gain(t, next_visible, unseen, dw, work))
     return score >= th + policy[TW_FEE_WEIGHT] * fee
 
 
@@ -491,7 +489,7 @@ def tw_takes_extra(t, policy, mine, unseen, work):
         return True
     if policy[TW_ACT_THRESHOLD] >= TW_NEVER:
         return False
-    gain_me, _ = tw_fresh_gains(t, mine, np.uint64(0), unseen, policy[TW_DRAW_WEIGHT], work)
+    gain_me = tw_fresh_gain(t, mine, unseen, policy[TW_DRAW_WEIGHT], work)
     return gain_me >= policy[TW_ACT_THRESHOLD]
 
 
@@ -536,7 +534,7 @@ def tw_target(t, policy, steal, optional, mine, visible, cand_seat, cand_card, n
         if c == 255:
             hurt = 0.0
             if aim > 0 and blind_gain < 0:
-                blind_gain, _ = tw_fresh_gains(t, mine, np.uint64(0), unseen, dw, work)
+                blind_gain = tw_fresh_gain(t, mine, unseen, dw, work)
             gain_me = max(blind_gain, 0.0)
         else:
             cm = card_bit(c)

@@ -955,12 +955,12 @@ def _card_by_card_gains(t, mine, other, unseen, draw_weight):
 
 
 def test_the_fresh_card_estimate_is_the_card_by_card_mean_to_the_last_bit():
-    """``tw_fresh_gains`` values each hand plus a card once per rank (a card of a
+    """``tw_fresh_gain`` values each hand plus a card once per rank (a card of a
     suit of four or more by its own key); the pay decisions it feeds must not
     change, so its means must be the definition's, bit for bit: hands of 0-9 cards,
     flush-heavy ones, and unseen cards that overlap the other hand."""
     from analyzer.evaluate import _tables
-    from kernels.policies import _FULL_DECK, FRESH_WORK, tw_fresh_gains
+    from kernels.policies import _FULL_DECK, FRESH_WORK, tw_fresh_gain
 
     t, rng = _tables(), np.random.default_rng(11)
     work = np.full(FRESH_WORK, np.nan)  # values by rank: stale ones from earlier hands are never read
@@ -978,5 +978,6 @@ def test_the_fresh_card_estimate_is_the_card_by_card_mean_to_the_last_bit():
         if trial % 3 == 0:
             unseen |= int(other)
         dw = float(rng.choice([0.0, 1.0, 0.37, 2.5]))
-        assert tw_fresh_gains(t, mine, other, np.uint64(unseen), dw, work) == \
-            _card_by_card_gains(t, mine, other, unseen, dw), (trial, k, j)
+        gains = (tw_fresh_gain(t, mine, np.uint64(unseen), dw, work),
+                 tw_fresh_gain(t, other, np.uint64(unseen), dw, work))
+        assert gains == _card_by_card_gains(t, mine, other, unseen, dw), (trial, k, j)
