@@ -346,11 +346,6 @@ FRESH_WORK = 26
 
 
 @njit(cache=True, inline="always")
-def _suit_count(natural, suit):
-    return popcount((natural >> np.uint64(16 * suit)) & np.uint64(0x1FFF))
-
-
-@njit(cache=True, inline="always")
 def _adding_a_card(t, natural, needed, draw_weight, values):
     """What ``_value_with_card`` needs of a hand of natural cards, found once for
     every card added to it: whether the hashed path can take it with one more card
@@ -360,14 +355,12 @@ def _adding_a_card(t, natural, needed, draw_weight, values):
     (``values[13 + r]``). Such a card makes no flush, so its value depends on its
     rank and on whether it lengthens the longest suit; each is worked out as
     ``high_value`` works it out (the same float), once per rank."""
-    best_suit = 0
-    for s in range(4):
-        best_suit = max(best_suit, _suit_count(natural, s))
+    best_suit = _longest_suit(natural)
     hashed = popcount(natural) < 7
     key = mask_key(t, natural) if hashed else np.uint64(0)
     if hashed:
         short = 0  # a suit of three cards or fewer: its key adds no flush
-        while _suit_count(natural, short) > 3:
+        while _suit_length(natural, short) > 3:
             short += 1
         r1 = rank_sets(natural)[0]
         m = needed
@@ -395,7 +388,7 @@ def _value_with_card(t, natural, hashed, key, best_suit, values, b, draw_weight)
     bit = low_bit(b)
     suit = bit >> 4
     rank = bit & 15
-    held = _suit_count(natural, suit)
+    held = _suit_length(natural, suit)
     if held <= 3:
         return values[rank + (13 if held == best_suit else 0)]
     strength = plain_high(t, key + CARD_KEYS[4 * rank + suit], natural | b)
@@ -410,7 +403,7 @@ def _short_suit_ranks(natural, unseen):
     cards = unseen & ~natural
     ranks = np.int64(0)
     for s in range(4):
-        if _suit_count(natural, s) <= 3:
+        if _suit_length(natural, s) <= 3:
             ranks |= np.int64((cards >> np.uint64(16 * s)) & np.uint64(0x1FFF))
     return ranks
 
@@ -427,7 +420,7 @@ def _gain_sum(t, natural, unseen, draw_weight, values):
     for suit in range(4):
         shift = np.uint64(16 * suit)
         cards = np.int64((unseen >> shift) & np.uint64(0x1FFF))
-        held = _suit_count(natural, suit)
+        held = _suit_length(natural, suit)
         if hashed and held <= 3 and not cards & np.int64((natural >> shift) & np.uint64(0x1FFF)):
             at = 13 if held == best_suit else 0
             while cards:
@@ -447,8 +440,7 @@ def tw_fresh_gain(t, natural, unseen, draw_weight, work):
     """Mean gain of ``high_value`` for the cards ``natural`` from one card drawn
     uniformly from ``unseen``: each card's value as ``high_value`` gives it, summed
     card by card in mask order, with the hand's key and counts found once and its
-    values by rank (``work``: at least ``FRESH_WORK`` float64). A pay decision valued some 40
-    unseen cards twice over from scratch, most of a Train Wreck deal."""
+    values by rank (``work``: at least ``FRESH_WORK`` float64)."""
     count = popcount(unseen)
     if count == 0:
         return 0.0
