@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 
 from ..cards import NO_CARD, card_bit
-from ..evaluate import high_hashed, low_hashed, qualify
+from ..evaluate import low_at, mask_key, plain_high, qualify, rank_slot
 from ..policies import ALWAYS, TAKE_THRESHOLD, wants_card
 from ..showdown import SPLIT_CARDS_SPEAK, SPLIT_DECLARE
 from .common import (
@@ -255,7 +255,7 @@ def _round(rules, st, stream, trace, out):
 
 
 @njit(cache=True)
-def _seventh(t, rules, st, stream, trace, scratch, out):
+def _seventh(t, rules, st, stream, trace, out):
     """5. The seventh card face down, clockwise from the dealer's left; 7. the hands."""
     n = st[B.players]
     dealer = st[B.dealer]
@@ -268,27 +268,24 @@ def _seventh(t, rules, st, stream, trace, scratch, out):
         st[S.hole + HOLE * s + 2] = c
         st[S.hole_mask + s] |= np.int64(card_bit(c))
         note(trace, st, EV_DEAL_DOWN, s, c, 0, 0)
-    _hands(t, rules, st, scratch)
+    _hands(t, rules, st)
 
 
 @njit(cache=True)
-def _hands(t, rules, st, scratch):
+def _hands(t, rules, st):
     """7. Every seat's best high and low of its seven cards; the showdown begins."""
     n = st[B.players]
     threshold = np.int64(rules[R_LOW_QUALIFIER])
     split = int(rules[R_SPLIT_MODE])
     needs_low = split == SPLIT_DECLARE or split == SPLIT_CARDS_SPEAK  # no other split reads a low
-    codes = scratch[:HOLE + UP]
     for s in range(n):
         natural = mask_at(st, S.hole_mask + s) | mask_at(st, S.up_mask + s)
         st[P.natural + s] = np.int64(natural)
         st[P.shown + s] = st[S.up_mask + s]
-        for k in range(HOLE):
-            codes[k] = st[S.hole + HOLE * s + k]
-        for k in range(UP):
-            codes[HOLE + k] = st[S.up + UP * s + k]
-        st[P.high + s] = high_hashed(t, codes, 7)
-        st[P.low + s] = qualify(low_hashed(t, codes, 7), threshold) if needs_low else 0
+        # One key a hand, from its mask, for both tables.
+        key = mask_key(t, natural)
+        st[P.high + s] = plain_high(t, key, natural)
+        st[P.low + s] = qualify(low_at(t, rank_slot(t, key)), threshold) if needs_low else 0
     begin_showdown(rules, st)
 
 
@@ -350,9 +347,9 @@ def play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, 
                 st[B.decisions] += 1
             _apply_offer(rules, st, stream, trace, out, action, can)
         elif ph == PH_SEVENTH:
-            _seventh(t, rules, st, stream, trace, scratch, out)
+            _seventh(t, rules, st, stream, trace, out)
         elif ph == PH_HANDS:
-            _hands(t, rules, st, scratch)
+            _hands(t, rules, st)
         else:
             stopped, forced = showdown_step(rules, params, st, trace, out, stop, forced)
             if stopped:
