@@ -12,6 +12,7 @@ gain it reports is not flattered by having been picked as the best of many.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import time
@@ -22,7 +23,8 @@ import numpy as np
 
 from .errors import WantitError
 from .runs import check_seed, whole
-from .sweep import PRIMARY, Z95, _mean_se, field_specs, metric_names, metric_scales, parse_values, run_sweep
+from .sweep import (PRIMARY, Z95, _mean_se, dask_client, field_specs, metric_names, metric_scales, parse_values,
+                    run_sweep)
 from .variants import get_variant, spec_text
 
 MAX_CANDIDATES = 4096
@@ -190,9 +192,43 @@ class BestResponse:
                 "folder": None if self.folder is None else str(self.folder)}
 
 
+def _race(race, pool, base, k, threads, client, state_path, progress):
+    """Play the race's rounds from where ``race`` stands until one candidate is left:
+    each round the candidates alive on the same new deals, then the better half on
+    twice as many (saved after every round); returns the finished race."""
+    from .results import write_json
+
+    while not race["finished"]:
+        alive, n_deals, offset = race["alive"], race["n_deals"], race["offset"]
+        sums, last_round, rounds = race["sums"], list(race["last_round"]), len(race["round_deals"])
+        racing = [0] + [c for c in alive if c != 0]  # own parameters first: the reference
+        stage = {**base, "points": [pool[c] for c in racing], "first": offset, "deals": n_deals,
+                 "chunk": min(n_deals, 20_000)}
+        part, interrupted, _ = run_sweep(stage, None, threads, client=client)
+        if interrupted:
+            raise KeyboardInterrupt
+        sums = [list(x) for x in sums]
+        for slot, c in enumerate(racing):
+            x1, x2, d1, d2 = (part.sums[slot][j][k] for j in range(4))
+            sums[c] = [sums[c][0] + x1, sums[c][1] + x2, sums[c][2] + d1, sums[c][3] + d2, sums[c][4] + n_deals]
+            last_round[c] = rounds
+        # Everyone alive played the same deals: rank by the mean difference from own.
+        ranked = sorted(alive, key=lambda c: (-sums[c][2] / sums[c][4], c))
+        race = {**race, "sums": sums, "last_round": last_round, "offset": offset + n_deals,
+                "round_deals": [*race["round_deals"], n_deals], "finished": len(alive) == 1,
+                "alive": alive if len(alive) == 1 else ranked[:math.ceil(len(alive) / 2)],
+                "n_deals": n_deals if len(alive) == 1 else n_deals * 2}
+        if state_path is not None:
+            write_json(state_path, race)
+        if progress is not None:
+            done = len(race["round_deals"])
+            progress(done, done + max(math.ceil(math.log2(max(len(race["alive"]), 1))), 0))
+    return race
+
+
 def best_response(variant, space, players=None, seat=0, field=None, rules=None, seed=0, deals=2_000,
                   candidates=32, validate=50_000, game_settings=None, threads=None, workers=None, scheduler=None,
-                  results="results", run_id=None, write=True, resume=False, progress=None, command=None):
+                  results="results", run_id=None, write=True, resume=False, progress=None, command=None, client=None):
     """The parameters in ``space`` (see ``parse_space``; default ``TUNE_SPACE``, every
     parameter that shapes play) that maximise ``seat``'s
     result (ev in antes; Selection: its share of the wins) against ``field``.
@@ -202,7 +238,9 @@ def best_response(variant, space, players=None, seat=0, field=None, rules=None, 
     later round the better half on twice as many new ones, until one is left. The
     seat's own parameters always race too. The winner and the seat's own parameters
     are then played on ``validate`` deals no round used. With ``write`` the race is
-    saved after every round (``race.json``); ``resume`` goes on from it.
+    saved after every round (``race.json``); ``resume`` goes on from it. ``workers``
+    / ``scheduler``: every round runs on one Dask cluster, started once (or on
+    ``client``, an open ``sweep.dask_client``, as ``tune`` passes for all its answers).
     """
     v = get_variant(variant)
     n = v.default_players if players is None else whole(players, "players")
@@ -248,43 +286,22 @@ def best_response(variant, space, players=None, seat=0, field=None, rules=None, 
     elif folder is not None:
         R.make_folder(folder)
     started = time.perf_counter()
-    while not race["finished"]:
-        alive, n_deals, offset = race["alive"], race["n_deals"], race["offset"]
-        sums, last_round, rounds = race["sums"], list(race["last_round"]), len(race["round_deals"])
-        racing = [0] + [c for c in alive if c != 0]  # own parameters first: the reference
-        stage = {**base, "points": [pool[c] for c in racing], "first": offset, "deals": n_deals,
-                 "chunk": min(n_deals, 20_000)}
-        part, interrupted, _ = run_sweep(stage, None, threads, workers, scheduler)
-        if interrupted:
-            raise KeyboardInterrupt
-        sums = [list(x) for x in sums]
-        for slot, c in enumerate(racing):
-            x1, x2, d1, d2 = (part.sums[slot][j][k] for j in range(4))
-            sums[c] = [sums[c][0] + x1, sums[c][1] + x2, sums[c][2] + d1, sums[c][3] + d2, sums[c][4] + n_deals]
-            last_round[c] = rounds
-        # Everyone alive played the same deals: rank by the mean difference from own.
-        ranked = sorted(alive, key=lambda c: (-sums[c][2] / sums[c][4], c))
-        race = {**race, "sums": sums, "last_round": last_round, "offset": offset + n_deals,
-                "round_deals": [*race["round_deals"], n_deals], "finished": len(alive) == 1,
-                "alive": alive if len(alive) == 1 else ranked[:math.ceil(len(alive) / 2)],
-                "n_deals": n_deals if len(alive) == 1 else n_deals * 2}
-        if state_path is not None:
-            R.write_json(state_path, race)
-        if progress is not None:
-            done = len(race["round_deals"])
-            progress(done, done + max(math.ceil(math.log2(max(len(race["alive"]), 1))), 0))
-    sums, last_round, alive, offset = race["sums"], race["last_round"], race["alive"], race["offset"]
-    rounds, round_deals = len(race["round_deals"]), race["round_deals"]
-    winner = measured = alive[0]
-    if winner == 0 and len(pool) > 1:
-        # The seat's own parameters won the race: measure the best other candidate (the
-        # one that raced furthest, then the best there), the best deviation found.
-        measured = max(range(1, len(pool)), key=lambda c: (last_round[c], sums[c][2] / sums[c][4], -c))
-    final = {**base, "points": [pool[0], pool[measured]], "first": offset, "deals": int(validate),
-             "chunk": min(int(validate), 20_000)}
-    check, interrupted, _ = run_sweep(final, None, threads, workers, scheduler)
+    with contextlib.ExitStack() as stack:
+        if client is None:
+            client = stack.enter_context(dask_client(workers, scheduler))
+        race = _race(race, pool, base, k, threads, client, state_path, progress)
+        sums, last_round, alive, offset = race["sums"], race["last_round"], race["alive"], race["offset"]
+        winner = measured = alive[0]
+        if winner == 0 and len(pool) > 1:
+            # The seat's own parameters won the race: measure the best other candidate (the
+            # one that raced furthest, then the best there), the best deviation found.
+            measured = max(range(1, len(pool)), key=lambda c: (last_round[c], sums[c][2] / sums[c][4], -c))
+        final = {**base, "points": [pool[0], pool[measured]], "first": offset, "deals": int(validate),
+                 "chunk": min(int(validate), 20_000)}
+        check, interrupted, _ = run_sweep(final, None, threads, client=client)
     if interrupted:
         raise KeyboardInterrupt
+    rounds, round_deals = len(race["round_deals"]), race["round_deals"]
     own_ev, own_se = _mean_se(check.sums[0][0][k], check.sums[0][1][k], int(validate), scale)
     ev, ev_se = _mean_se(check.sums[1][0][k], check.sums[1][1][k], int(validate), scale)
     gain, gain_se = _mean_se(check.sums[1][2][k], check.sums[1][3][k], int(validate), scale)
@@ -518,7 +535,7 @@ def tune(variant, space, players=None, start=None, rules=None, seed=0, deals=2_0
         answer = best_response(v.name, searched, players=n, seat=0, field={"all": field_values}, rules=rules,
                                seed=seed + it + draw, deals=deals, candidates=candidates * (CHECK_FACTOR if wide else 1),
                                validate=validate, game_settings=game_settings, threads=threads, workers=workers,
-                               scheduler=scheduler, write=False)
+                               scheduler=scheduler, write=False, client=client)
         measured = answer.validation["measured"]
         taken = kind == "answer" and answer.gain - Z95 * answer.gain_se > tolerance
         return measured, {"iteration": it, "kind": kind, "candidates": answer.meta["candidates"], "gain": answer.gain,
@@ -533,40 +550,42 @@ def tune(variant, space, players=None, start=None, rules=None, seed=0, deals=2_0
             progress(len(new["steps"]), int(iterations) + int(polish))
         return new
 
-    while not state["converged"] and len(state["steps"]) < int(iterations):
-        it, current, check = len(state["steps"]), state["current"], state["check"]
-        measured, step = answer_to(it, current, check, "answer")
-        state = save_state({**state, "steps": [*state["steps"], step],
-                            "current": {**current, **measured} if step["taken"] else current,
-                            "check": not step["taken"],
-                            "converged": bool(check and not step["taken"])})  # two answers, the second wider
-    # Best responses can cycle (a field aiming high invites aiming low, and back): then
-    # search near the least exploitable field measured, each proposal measured by a
-    # best response against it, half of them a half step toward that field's answer.
-    while not state["converged"] and len(state["steps"]) < int(iterations) + int(polish):
-        it = len(state["steps"])
-        best = _least_exploitable(state["steps"])
-        base = {**state["current"], **{k: best[f"field_{k}"] for k, _, _ in space}}
-        rng = np.random.default_rng([settings["seed"], 0x7011, it])  # its own: a resumed run draws the same
-        polished = sum(st.get("kind") == "polish" for st in state["steps"])  # the first is a half step
-        proposal = _proposal(v, space, base, {k: best[f"answer_{k}"] for k, _, _ in space}, rng,
-                             half_step=polished % 2 == 0)
-        _, step = answer_to(it, proposal, False, "polish")
-        state = save_state({**state, "steps": [*state["steps"], step]})
+    # Every answer's rounds run on one Dask cluster (--workers / --scheduler), started once.
+    with dask_client(workers, scheduler) as client:
+        while not state["converged"] and len(state["steps"]) < int(iterations):
+            it, current, check = len(state["steps"]), state["current"], state["check"]
+            measured, step = answer_to(it, current, check, "answer")
+            state = save_state({**state, "steps": [*state["steps"], step],
+                                "current": {**current, **measured} if step["taken"] else current,
+                                "check": not step["taken"],
+                                "converged": bool(check and not step["taken"])})  # two answers, the second wider
+        # Best responses can cycle (a field aiming high invites aiming low, and back): then
+        # search near the least exploitable field measured, each proposal measured by a
+        # best response against it, half of them a half step toward that field's answer.
+        while not state["converged"] and len(state["steps"]) < int(iterations) + int(polish):
+            it = len(state["steps"])
+            best = _least_exploitable(state["steps"])
+            base = {**state["current"], **{k: best[f"field_{k}"] for k, _, _ in space}}
+            rng = np.random.default_rng([settings["seed"], 0x7011, it])  # its own: a resumed run draws the same
+            polished = sum(st.get("kind") == "polish" for st in state["steps"])  # the first is a half step
+            proposal = _proposal(v, space, base, {k: best[f"answer_{k}"] for k, _, _ in space}, rng,
+                                 half_step=polished % 2 == 0)
+            _, step = answer_to(it, proposal, False, "polish")
+            state = save_state({**state, "steps": [*state["steps"], step]})
+        if state["converged"]:
+            current, last = state["current"], state["steps"][-1]
+        else:
+            # The least exploitable field measured, by the upper end of its interval; the
+            # least of many noisy measurements flatters its field, so the field is then
+            # measured once more, by a wider search of its own seed: that is its exploitability.
+            chosen = _least_exploitable([st for st in state["steps"] if st.get("kind") != "final"])
+            current = {**state["current"], **{name: chosen[f"field_{name}"] for name, _, _ in space}}
+            if state["steps"][-1].get("kind") != "final":
+                _, step = answer_to(len(state["steps"]), current, True, "final", draw=FINAL_SEED)
+                state = save_state({**state, "steps": [*state["steps"], step]})
+            last = state["steps"][-1]
     import pandas as pd
 
-    if state["converged"]:
-        current, last = state["current"], state["steps"][-1]
-    else:
-        # The least exploitable field measured, by the upper end of its interval; the
-        # least of many noisy measurements flatters its field, so the field is then
-        # measured once more, by a wider search of its own seed: that is its exploitability.
-        chosen = _least_exploitable([st for st in state["steps"] if st.get("kind") != "final"])
-        current = {**state["current"], **{name: chosen[f"field_{name}"] for name, _, _ in space}}
-        if state["steps"][-1].get("kind") != "final":
-            _, step = answer_to(len(state["steps"]), current, True, "final", draw=FINAL_SEED)
-            state = save_state({**state, "steps": [*state["steps"], step]})
-        last = state["steps"][-1]
     tuned = {name: current[name] for name, _, _ in space}
     exploit = {"gain": last["gain"], "gain_se": last["gain_se"], "deals": last["validate_deals"],
                "iteration": last["iteration"], "answer": {name: last[f"answer_{name}"] for name, _, _ in space}}

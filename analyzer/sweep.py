@@ -15,6 +15,7 @@ alone (that is what a Dask worker receives).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import json
@@ -347,15 +348,22 @@ def _in_process(settings_json, pending, threads):
         yield index, chunk_sums(settings_json, index, threads)
 
 
-def _on_dask(settings_json, pending, workers, scheduler, threads):
-    """Chunks on a Dask cluster: a local one of ``workers`` processes, or the one at
-    ``scheduler``; yields each chunk's sums as it finishes (in any order)."""
+@contextlib.contextmanager
+def dask_client(workers=None, scheduler=None):
+    """A Dask client for ``run_sweep``: of a local cluster of ``workers`` processes,
+    or of the cluster at ``scheduler``; None (play in this process) when neither is
+    given. A caller that runs many sweeps (a best response's rounds, a tuning's best
+    responses) opens one and passes it to each, instead of starting a cluster a sweep
+    (a local one takes seconds to start and its workers to load the kernels)."""
+    if workers is None and scheduler is None:
+        yield None
+        return
+    if workers is not None and not 1 <= whole(workers, "workers") <= 256:
+        raise WantitError("workers must be 1..256")
     try:
-        from dask.distributed import Client, LocalCluster, as_completed
+        from dask.distributed import Client, LocalCluster
     except ImportError:
         raise WantitError("--workers and --scheduler need Dask: pip install 'wantit[dask]'") from None
-    import contextlib
-
     with contextlib.ExitStack() as stack:
         if scheduler is not None:
             try:
@@ -363,25 +371,38 @@ def _on_dask(settings_json, pending, workers, scheduler, threads):
             except (OSError, TimeoutError, ValueError) as e:
                 raise WantitError(f"cannot reach the Dask scheduler at {scheduler} ({e})") from None
         else:
-            cluster = stack.enter_context(LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+            cluster = stack.enter_context(LocalCluster(n_workers=int(workers), threads_per_worker=1, processes=True,
                                                        dashboard_address=None))
             client = stack.enter_context(Client(cluster))
-        futures = {client.submit(chunk_sums, settings_json, i, threads, pure=False): i for i in pending}
-        try:
-            for future in as_completed(futures):
-                yield futures[future], future.result()
-        finally:
-            client.cancel(list(futures))
+        yield client
 
 
-def run_sweep(settings, sums_path=None, threads=None, workers=None, scheduler=None, progress=None):
+def _on_dask(settings_json, pending, client, threads):
+    """Chunks on the Dask cluster of ``client``; yields each chunk's sums as it
+    finishes (in any order)."""
+    from dask.distributed import as_completed
+
+    futures = {client.submit(chunk_sums, settings_json, i, threads, pure=False): i for i in pending}
+    try:
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+    finally:
+        client.cancel(list(futures))
+
+
+def run_sweep(settings, sums_path=None, threads=None, workers=None, scheduler=None, progress=None, client=None):
     """Play every chunk not yet in the sums at ``sums_path`` (saved after each chunk),
-    or all of them. Returns ``(sums, interrupted, seconds)``."""
+    or all of them. Returns ``(sums, interrupted, seconds)``. On ``client`` (an open
+    ``dask_client``) when given, else on a cluster of its own when ``workers`` or
+    ``scheduler`` is given, else in this process."""
     from .results import write_json
 
     check_run(1, 0, 1, threads)
     if workers is not None and not 1 <= whole(workers, "workers") <= 256:
         raise WantitError("workers must be 1..256")
+    if client is None and (workers is not None or scheduler is not None):
+        with dask_client(workers, scheduler) as own:
+            return run_sweep(settings, sums_path, threads, progress=progress, client=own)
     sums = SweepSums(settings)
     if sums_path is not None and Path(sums_path).exists():
         sums = SweepSums.load(sums_path, settings)
@@ -390,13 +411,13 @@ def run_sweep(settings, sums_path=None, threads=None, workers=None, scheduler=No
     points = len(sums.sums)
     started = time.perf_counter()
     interrupted = False
-    if workers is None and scheduler is None:
+    if client is None:
         from .engine import _load
 
         _load(_prepared(text)[1][0][0], batch=True)  # compile (or load) before the clock of the first chunk
         chunks = _in_process(text, pending, threads)
     else:
-        chunks = _on_dask(text, pending, workers, scheduler, threads if threads is not None else 1)
+        chunks = _on_dask(text, pending, client, threads if threads is not None else 1)
     try:
         for index, part in chunks:
             sums.add(index, part)

@@ -103,6 +103,28 @@ def test_the_tuned_preset_is_the_saved_values_at_the_nearest_player_count(tmp_pa
         seat_policies(get_variant("sr"), 5, "tuned")
 
 
+def test_a_tuning_on_dask_workers_starts_one_cluster_and_finds_the_same_result(monkeypatch):
+    """Every round of every best response of a tuning runs on one local cluster,
+    started once (not one a round), and plays the same deals as in this process."""
+    import dask.distributed
+
+    args = dict(space={"take_threshold": THRESHOLDS}, players=3, seed=4, deals=300, validate=3_000,
+                start="heuristic", write=False)
+    here = tune("do_ya", **args)
+    started = []
+    real = dask.distributed.LocalCluster
+
+    def counted(*a, **kw):
+        started.append(kw)
+        return real(*a, **kw)
+
+    monkeypatch.setattr(dask.distributed, "LocalCluster", counted)
+    on_dask = tune("do_ya", workers=1, **args)
+    assert len(started) == 1 and started[0]["n_workers"] == 1
+    assert sum(step["candidates"] > 0 for _, step in on_dask.steps.iterrows()) >= 2  # several best responses
+    assert on_dask.steps.equals(here.steps) and on_dask.tuned == here.tuned
+
+
 def test_an_interrupted_tuning_resumes_to_the_same_result(tmp_path):
     args = dict(space={"take_threshold": THRESHOLDS}, players=3, seed=4, deals=300, validate=3_000,
                 results=tmp_path, start="heuristic")
