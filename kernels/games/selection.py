@@ -60,6 +60,7 @@ import numpy as np
 from numba import njit
 
 from ..layout import Layout
+from ..ranking import low_bit
 from ..rng import GOLDEN, below, mix64, seed_stream
 from .common import (
     BASE_STATE,
@@ -393,9 +394,7 @@ def aim_straight(x, prof, bits, colour, draws_left, tt):
             p = 1.0
             missing = ~bits & (31 << s)
             while missing and p > 0.0:
-                b = 0
-                while not (missing >> b) & 1:
-                    b += 1
+                b = np.int64(low_bit(missing))
                 missing &= missing - 1
                 r = bit_rank(b, ace_low)
                 if colour < 0:
