@@ -1,0 +1,137 @@
+"""One game's kernels at a git revision against the working tree's, timed in one process.
+
+Run from the repository root:
+
+    python benchmarks/compare_kernels.py selection_rejection            # HEAD against the working tree
+    python benchmarks/compare_kernels.py do_ya --rev d75ea2f --policy always_take --players 4
+    python benchmarks/compare_kernels.py selection --players 1 --deals 5000
+
+On a shared machine one process's timings can differ from the next one's by more
+than a change is worth, so a before / after comparison of two runs says little.
+This script imports the revision's ``kernels/`` as a package of its own
+(``git archive`` into ``benchmarks/.compare/<commit>/``, where numba's cache for it
+stays), builds one set of inputs with the working tree's ``analyzer`` and plays the
+same deals with both ``play_batch`` kernels in alternate rounds (the order swapped
+every round), one thread. It prints each side's best and median time a deal, the
+median of the per-round ratios (working tree / revision) and whether both wrote
+the same result rows, bit for bit. The first run at a revision compiles its
+kernels (minutes). Compare revisions whose kernels take the same inputs (rules,
+policy and state layouts); otherwise the results differ, and the script says so.
+The numbers are for information: no test depends on them.
+"""
+
+import argparse
+import hashlib
+import importlib
+import io
+import subprocess
+import sys
+import tarfile
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+CACHE = Path(__file__).resolve().parent / ".compare"
+
+
+def kernels_at(rev):
+    """The ``kernels`` package of commit ``rev``, imported as ``kernels_<commit>``."""
+    sha = subprocess.run(["git", "rev-parse", "--short=10", rev], cwd=ROOT, capture_output=True, text=True)
+    if sha.returncode != 0:
+        sys.exit(f"compare_kernels: no such revision: {rev}")
+    sha = sha.stdout.strip()
+    name = f"kernels_{sha}"
+    home = CACHE / sha
+    if not (home / name).exists():
+        archive = subprocess.run(["git", "archive", sha, "kernels"], cwd=ROOT, capture_output=True, check=True)
+        with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+            tar.extractall(home / "unpacked", filter="data")
+        (home / "unpacked" / "kernels").rename(home / name)  # relative imports only: any name works
+    sys.path.insert(0, str(home))
+    return sha, importlib.import_module(f"{name}.engine"), importlib.import_module(f"{name}.evaluate")
+
+
+def inputs(game, players, policy):
+    """``(engine game id name, Inputs, start state)`` built by the working tree's analyzer."""
+    from analyzer.engine import Inputs, new_state
+
+    if game == "selection":
+        from analyzer.selection import selection_inputs
+
+        inp = selection_inputs(players=players, policies=policy)
+        return "GAME_SELECTION", inp, new_state(inp, dealer=0)
+    from analyzer.simulate import seat_policies
+    from analyzer.variants import get_variant
+
+    v = get_variant(game)
+    n = v.default_players if players is None else players
+    rows = np.stack([v.policy_vector(v.policy_values(spec)) for spec in seat_policies(v, n, policy)])
+    inp = Inputs(v, n, v.rules_vector(None), rows)
+    return None, inp, new_state(inp, dealer=0)
+
+
+def runner(engine, evaluate, game_id, inp, start, deals, seed):
+    game = getattr(engine, game_id) if game_id else inp.game
+    width = engine.GAMES[game].RESULT.size
+    out = np.zeros((deals, width), np.float64)
+    tables = evaluate.eval_tables()
+
+    def run():
+        engine.play_batch(game, tables, inp.rules, inp.params, inp.idata, inp.fdata, start, seed, 0, deals, True,
+                          out)
+
+    return run, out
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game", help="a variant name (selection_rejection, do_ya, ...) or selection")
+    parser.add_argument("--rev", default="HEAD", help="the revision to compare with (default HEAD)")
+    parser.add_argument("--policy", default="heuristic", help="the preset at every seat (default heuristic)")
+    parser.add_argument("--players", type=int, default=None, help="default: the variant's; Selection 1")
+    parser.add_argument("--deals", type=int, default=None, help="deals a round (default 50,000; Selection 5,000)")
+    parser.add_argument("--rounds", type=int, default=30, help="alternate rounds (default 30)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(ROOT))
+    selection = args.game == "selection"
+    players = args.players if args.players is not None else (1 if selection else None)
+    deals = args.deals or (5_000 if selection else 50_000)
+    if deals < 1 or args.rounds < 2:
+        parser.error("--deals must be at least 1 and --rounds at least 2")
+    numba.set_num_threads(1)
+    sha, old_engine, old_evaluate = kernels_at(args.rev)
+    import kernels.engine as new_engine
+    import kernels.evaluate as new_evaluate
+
+    game_id, inp, start = inputs(args.game, players, args.policy)
+    sides = {}
+    for side, engine, evaluate in (("rev", old_engine, old_evaluate), ("tree", new_engine, new_evaluate)):
+        run, out = runner(engine, evaluate, game_id, inp, start, deals, args.seed)
+        print(f"compiling or loading the {'kernels at ' + sha if side == 'rev' else 'working tree'}...", flush=True)
+        run()  # compile, or load from numba's cache
+        sides[side] = (run, out)
+    times = {"rev": [], "tree": []}
+    for r in range(args.rounds):
+        for side in ("rev", "tree") if r % 2 == 0 else ("tree", "rev"):
+            began = time.perf_counter()
+            sides[side][0]()
+            times[side].append((time.perf_counter() - began) / deals * 1e6)
+    rev, tree = np.array(times["rev"]), np.array(times["tree"])
+    same = hashlib.sha256(sides["rev"][1].tobytes()).digest() == hashlib.sha256(sides["tree"][1].tobytes()).digest()
+    what = "games" if selection else "deals"
+    seats = f"{inp.players} player{'s' if inp.players != 1 else ''}"
+    print(f"{args.game}, {seats}, {args.policy}, {deals:,} {what} a round, {args.rounds} rounds, "
+          f"one thread (us a {what[:-1]}):")
+    print(f"  {sha:<14} best {rev.min():8.3f}  median {np.median(rev):8.3f}")
+    print(f"  {'working tree':<14} best {tree.min():8.3f}  median {np.median(tree):8.3f}")
+    print(f"  working tree / {sha}: best {tree.min() / rev.min():.3f}, median of the rounds' ratios "
+          f"{np.median(tree / rev):.3f}")
+    print(f"  the same results: {'yes' if same else 'NO (the result rows differ)'}")
+
+
+if __name__ == "__main__":
+    main()
