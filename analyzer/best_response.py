@@ -23,8 +23,8 @@ import numpy as np
 
 from .errors import WantitError
 from .runs import check_seed, whole
-from .sweep import (PRIMARY, Z95, _mean_se, dask_client, field_specs, metric_names, metric_scales, parse_values,
-                    run_sweep)
+from .sweep import (PRIMARY, Z95, _mean_se, check_workers, dask_client, field_specs, metric_names, metric_scales,
+                    parse_values, run_sweep)
 from .variants import get_variant, spec_text
 
 MAX_CANDIDATES = 4096
@@ -253,6 +253,7 @@ def best_response(variant, space, players=None, seat=0, field=None, rules=None, 
             raise WantitError(f"{what} must be at least {low}" + (f" and at most {MAX_CANDIDATES}"
                                                                   if what == "candidates" else ""))
     seed = check_seed(seed)
+    check_workers(workers)
     space = parse_space(space or TUNE_SPACE[v.name], v)
     specs = field_specs(v, n, field)
     v.rules_vector(rules)
@@ -505,6 +506,7 @@ def tune(variant, space, players=None, start=None, rules=None, seed=0, deals=2_0
         raise WantitError("iterations must be 1..100")
     if not 0 <= whole(polish, "polish") <= 100:
         raise WantitError("polish must be 0..100")
+    check_workers(workers)
     space = parse_space(space or TUNE_SPACE[v.name], v)
     current = {k: x for k, x in field_specs(v, n, start)[0].items()}
     settings = {"kind": "tune", "variant": v.name, "players": n, "start": dict(current),

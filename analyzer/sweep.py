@@ -348,6 +348,12 @@ def _in_process(settings_json, pending, threads):
         yield index, chunk_sums(settings_json, index, threads)
 
 
+def check_workers(workers):
+    """A local Dask cluster's process count: 1..256 (None: no cluster)."""
+    if workers is not None and not 1 <= whole(workers, "workers") <= 256:
+        raise WantitError("workers must be 1..256")
+
+
 @contextlib.contextmanager
 def dask_client(workers=None, scheduler=None):
     """A Dask client for ``run_sweep``: of a local cluster of ``workers`` processes,
@@ -358,8 +364,7 @@ def dask_client(workers=None, scheduler=None):
     if workers is None and scheduler is None:
         yield None
         return
-    if workers is not None and not 1 <= whole(workers, "workers") <= 256:
-        raise WantitError("workers must be 1..256")
+    check_workers(workers)
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:
@@ -398,10 +403,8 @@ def run_sweep(settings, sums_path=None, threads=None, workers=None, scheduler=No
     from .results import write_json
 
     check_run(1, 0, 1, threads)
-    if workers is not None and not 1 <= whole(workers, "workers") <= 256:
-        raise WantitError("workers must be 1..256")
     if client is None and (workers is not None or scheduler is not None):
-        with dask_client(workers, scheduler) as own:
+        with dask_client(workers, scheduler) as own:  # checks workers first
             return run_sweep(settings, sums_path, threads, progress=progress, client=own)
     sums = SweepSums(settings)
     if sums_path is not None and Path(sums_path).exists():

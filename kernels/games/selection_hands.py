@@ -376,8 +376,8 @@ def best_low_high(x, min_cards, lo, hi, want_max):
                     mask |= 1 << x[X_BUF + HAND + j]
             return top, mask
     # Every subset's sum is that of its part among the first three values plus that of
-    # its part among the next four: two lookups in 24 sums worked out first, where
-    # summing each of up to 127 subsets bit by bit cost most of this function.
+    # its part among the next four: two lookups in 24 sums worked out first, instead of
+    # summing each of up to 127 subsets bit by bit.
     x[X_HALF_SUMS] = 0
     x[X_HALF_SUMS + 8] = 0
     for m in range(1, 8):
