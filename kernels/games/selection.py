@@ -539,7 +539,7 @@ def aim_low_high(x, sp, lo, hi, draws_left, unseen):
 # ---------------------------------------------------------------- rules helpers
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def low_high_bounds(kind, score_row, low_idx, high_idx, sp):
     """``(lo, hi, forced)``: a Low / High fill must score in ``(lo, hi]``. ``forced``
     False means ``hi`` is only the policy's own cap (``low_cap``) for a Low filled
@@ -559,7 +559,7 @@ def low_high_bounds(kind, score_row, low_idx, high_idx, sp):
     return 0, NO_BOUND, True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def eligible_slots(score_row, n_slots, opening, target):
     """Slots that may take points now: while the opening slot is open only it
     (§5.3 a: a declared target other than the opening takes nothing then), else the
@@ -577,7 +577,7 @@ def eligible_slots(score_row, n_slots, opening, target):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def aim_slot(kind, used, x, prof, sp, lo, hi, draws_left, tt):
     """The keep policy's ``(estimated final score, keep mask)`` for one slot."""
     mean = sp[SP_AUX + A_MEAN_POINTS]
@@ -606,7 +606,7 @@ def at_least_two(mask, x):
     return mask
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def fill_score(kind, used, x, prof, sp, score_row, low_idx, high_idx):
     """The score and used positions a seat writes in a slot (0: cannot fill). A Low
     filled before High keeps within the policy's ``low_cap``, or failing that
