@@ -54,33 +54,13 @@ def kernels_at(rev):
     return sha, importlib.import_module(f"{name}.engine"), importlib.import_module(f"{name}.evaluate")
 
 
-def inputs(game, players, policy):
-    """``(engine game id name, Inputs, start state)`` built by the working tree's analyzer."""
-    from analyzer.engine import Inputs, new_state
-
-    if game == "selection":
-        from analyzer.selection import selection_inputs
-
-        inp = selection_inputs(players=players, policies=policy)
-        return "GAME_SELECTION", inp, new_state(inp, dealer=0)
-    from analyzer.simulate import seat_policies
-    from analyzer.variants import get_variant
-
-    v = get_variant(game)
-    n = v.default_players if players is None else players
-    rows = np.stack([v.policy_vector(v.policy_values(spec)) for spec in seat_policies(v, n, policy)])
-    inp = Inputs(v, n, v.rules_vector(None), rows)
-    return None, inp, new_state(inp, dealer=0)
-
-
-def runner(engine, evaluate, game_id, inp, start, deals, seed):
-    game = getattr(engine, game_id) if game_id else inp.game
-    width = engine.GAMES[game].RESULT.size
-    out = np.zeros((deals, width), np.float64)
+def runner(engine, evaluate, inp, start, deals, seed):
+    """A no-argument call of ``engine``'s ``play_batch`` over ``deals`` deals, and its result rows."""
+    out = np.zeros((deals, engine.GAMES[inp.game].RESULT.size), np.float64)
     tables = evaluate.eval_tables()
 
     def run():
-        engine.play_batch(game, tables, inp.rules, inp.params, inp.idata, inp.fdata, start, seed, 0, deals, True,
+        engine.play_batch(inp.game, tables, inp.rules, inp.params, inp.idata, inp.fdata, start, seed, 0, deals, True,
                           out)
 
     return run, out
@@ -88,7 +68,7 @@ def runner(engine, evaluate, game_id, inp, start, deals, seed):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("game", help="a variant name (selection_rejection, do_ya, ...) or selection")
+    parser.add_argument("game", help="a variant name or alias (selection_rejection, sr, do_ya, selection, ...)")
     parser.add_argument("--rev", default="HEAD", help="the revision to compare with (default HEAD)")
     parser.add_argument("--policy", default="heuristic", help="the preset at every seat (default heuristic)")
     parser.add_argument("--players", type=int, default=None, help="default: the variant's; Selection 1")
@@ -97,8 +77,16 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
-    selection = args.game == "selection"
-    players = args.players if args.players is not None else (1 if selection else None)
+    from analyzer.engine import new_state
+    from analyzer.errors import WantitError
+    from analyzer.variants import get_variant
+
+    try:
+        v = get_variant(args.game)
+    except WantitError as e:
+        parser.error(str(e))
+    selection = v.kind == "scored"
+    players = args.players if args.players is not None else (1 if selection else v.default_players)
     deals = args.deals or (5_000 if selection else 50_000)
     if deals < 1 or args.rounds < 2:
         parser.error("--deals must be at least 1 and --rounds at least 2")
@@ -107,10 +95,14 @@ def main(argv=None):
     import kernels.engine as new_engine
     import kernels.evaluate as new_evaluate
 
-    game_id, inp, start = inputs(args.game, players, args.policy)
+    try:
+        inp = v.inputs(players, policies=args.policy)
+    except WantitError as e:
+        parser.error(str(e))
+    start = new_state(inp, dealer=0)
     sides = {}
     for side, engine, evaluate in (("rev", old_engine, old_evaluate), ("tree", new_engine, new_evaluate)):
-        run, out = runner(engine, evaluate, game_id, inp, start, deals, args.seed)
+        run, out = runner(engine, evaluate, inp, start, deals, args.seed)
         print(f"compiling or loading the {'kernels at ' + sha if side == 'rev' else 'working tree'}...", flush=True)
         run()  # compile, or load from numba's cache
         sides[side] = (run, out)
@@ -124,7 +116,7 @@ def main(argv=None):
     same = hashlib.sha256(sides["rev"][1].tobytes()).digest() == hashlib.sha256(sides["tree"][1].tobytes()).digest()
     what = "games" if selection else "deals"
     seats = f"{inp.players} player{'s' if inp.players != 1 else ''}"
-    print(f"{args.game}, {seats}, {args.policy}, {deals:,} {what} a round, {args.rounds} rounds, "
+    print(f"{v.name}, {seats}, {args.policy}, {deals:,} {what} a round, {args.rounds} rounds, "
           f"one thread (us a {what[:-1]}):")
     print(f"  {sha:<14} best {rev.min():8.3f}  median {np.median(rev):8.3f}")
     print(f"  {'working tree':<14} best {tree.min():8.3f}  median {np.median(tree):8.3f}")
