@@ -230,6 +230,30 @@ def test_the_console_script_is_the_interrupt_safe_entry_point():
     assert scripts == {"wantit": "analyzer.console:main"}
 
 
+COLLECTOR_AFTER_A_COMMAND = """
+import atexit, gc, sys
+from analyzer.console import main
+entry, args = sys.argv[1], sys.argv[2:]
+sys.argv = ["wantit", *args]
+atexit.register(lambda: print("collector", gc.isenabled(), gc.get_freeze_count() > 0))
+main(None if entry == "process" else args)  # the process's command line ends the process
+print("collector", gc.isenabled(), gc.get_freeze_count() > 0)
+"""
+
+
+@pytest.mark.parametrize("entry", ["process", "in-process"])
+def test_the_console_entry_collects_garbage_once_started_and_leaves_a_callers_collector_alone(entry):
+    # Started as the process's command line it pauses the collector while its modules
+    # load and freezes what they made; a long sweep must still have its garbage
+    # collected afterwards. Called with arguments, in someone else's process, it
+    # changes nothing.
+    proc = subprocess.run([sys.executable, "-c", COLLECTOR_AFTER_A_COMMAND, entry, "hand", "As Ks Qs Js Ts 9s 2c"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "Royal flush" in proc.stdout
+    assert proc.stdout.splitlines()[-1] == f"collector True {entry == 'process'}"
+
+
 def test_no_arguments_print_the_usage_not_an_error():
     code, out, err = run()
     assert code == 0 and err == ""
