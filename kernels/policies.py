@@ -127,19 +127,17 @@ def _low_value_set(r1):
 def _low_values():
     """``low_value`` of natural cards for each 13-bit set of the low values they
     hold (bit ``v - 1`` for value ``v``: ace 1 .. king 13), worked out by the same
-    float operations in the same order as the loop (a compile-time constant, 64 KB)."""
-    values = np.zeros(1 << 13)
-    for held in range(1 << 13):
-        count = 0
-        tiebreak = 0.0
-        for v in range(1, 14):
-            if (held >> (v - 1)) & 1:
-                count += 1
-                tiebreak += (14 - v) / 70.0
-                if count == 5:
-                    break
-        values[held] = count + 0.1 * tiebreak
-    return values
+    float operations in the same order as the loop (a compile-time constant, 64 KB).
+    All 8,192 sets at once, one value at a time: a loop over the sets took 7 ms of
+    every command's start-up."""
+    held = np.arange(1 << 13)
+    count = np.zeros(1 << 13, np.int64)
+    tiebreak = np.zeros(1 << 13)
+    for v in range(1, 14):
+        counted = (((held >> (v - 1)) & 1) == 1) & (count < 5)  # the lowest five values held
+        count += counted
+        tiebreak[counted] += (14 - v) / 70.0
+    return count + 0.1 * tiebreak
 
 
 LOW_VALUES = _low_values()
