@@ -25,9 +25,6 @@ import numpy as np
 from kernels import showdown as S
 from kernels.cards import NO_CARD, card_bit
 from kernels.games import common as C
-from kernels.games import do_ya as DY
-from kernels.games import selection_rejection as SR
-from kernels.games import train_wreck as TW
 
 from .evaluate import evaluate_high, evaluate_low
 
@@ -65,6 +62,8 @@ def _sr_hands(inp, st):
     strengths)``, or None before it. ``strengths(hands, with_low)`` maps hands (rows
     of codes, seat by seat, each seat's known cards first) to their high strengths
     and (``with_low``) their low strengths."""
+    from kernels.games import selection_rejection as SR  # imported with its game (see analyzer.table)
+
     if st[C.B.phase] not in (SR.PH_SEVENTH, SR.PH_HANDS):
         return None
     lay = SR.STATE
@@ -85,6 +84,8 @@ def _sr_hands(inp, st):
 def _dy_hands(inp, st):
     """Do Ya once every up card is dealt (as ``_sr_hands``): a seat's hole card
     first when it is known, else last (dealt from the unseen cards)."""
+    from kernels.games import do_ya as DY  # imported with its game (see analyzer.table)
+
     rules = inp.rules
     if not (st[C.B.phase] == DY.PH_HANDS or (st[C.B.phase] == DY.PH_ROUND and st[DY.S.round] >= DY.UP)):
         return None
@@ -125,6 +126,8 @@ def _dy_hands(inp, st):
 def _tw_hands(inp, st):
     """Train Wreck after the 7th-street card (as ``_sr_hands``, but a seat holds as
     many cards as the special pairs left it: one hand size a seat)."""
+    from kernels.games import train_wreck as TW  # imported with its game (see analyzer.table)
+
     if st[C.B.phase] != TW.PH_HANDS:
         return None
     at = TW.S

@@ -1,9 +1,9 @@
 """Settings a game takes beside its rules options, each with a command-line flag of
 its own (Selection's board and deck files).
 
-Declared apart from the registry (``analyzer.variants``), which loads every game's
-kernels: the command line builds its flags from this table when it starts, so a
-command that plays no game (``wantit hand``) never loads them.
+Declared apart from the registry (``analyzer.variants``), which loads a game's
+kernels when that game's entry is built: the command line builds its flags from this
+table when it starts, so a command that plays no game (``wantit hand``) loads none.
 """
 
 from dataclasses import dataclass

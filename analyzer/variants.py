@@ -6,6 +6,7 @@ presets, and the kernel entry points. ``rules_vector`` and ``policy_vector``
 validate user input against it and encode it for the kernels.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -16,9 +17,6 @@ from kernels import policies as P
 from kernels import ranking as R
 from kernels import showdown as S
 from kernels.games import common as C
-from kernels import pass_policies as PP
-from kernels.games import anaconda, do_ya, selection_rejection, train_wreck
-from kernels.games import selection as selection_kernel
 
 from .errors import WantitError
 from .evaluate import low_threshold
@@ -378,61 +376,68 @@ OFFER_PRESETS = {
     "low": {"aim": 1, "declare_low_top": 14},
 }
 
-SELECTION_REJECTION = Variant(
-    name="selection_rejection",
-    title="Selection/Rejection (Want it? Want it? Got it!)",
-    clause="RULES.md §1",
-    min_players=2,
-    max_players=selection_rejection.MAX_PLAYERS,
-    default_players=5,
-    options=tuple(_showdown_options("declare", HILO_SPLITS) + [
-        Option("max_rejections", selection_rejection.R_MAX_REJECTIONS, 2,
-               "rejections a card may have before the next player must take it", "SR-A1", bounds=(1, 2)),
-        Option("last_player_rule", selection_rejection.R_LAST_PLAYER_RULE, "forced",
-               "the last player needing a card must take it, or may refuse fresh cards", "SR-A2",
-               choices={"forced": selection_rejection.LAST_PLAYER_FORCED,
-                        "fresh_card": selection_rejection.LAST_PLAYER_FRESH_CARD}),
-        Option("first_upcard_offered", selection_rejection.R_FIRST_UPCARD_OFFERED, True,
-               "the first up-card is offered too (false: dealt normally)", "SR-A9", boolean=True),
-    ]),
-    params=OFFER_PARAMS,
-    presets=OFFER_PRESETS,
-    default_policy="heuristic",
-    policy_layout=P.OFFER_POLICY,
-    aliases=("sr", "selection-rejection", "want_it", "polish"),
-    game=E.GAME_SELECTION_REJECTION,
-    kernel_module=selection_rejection,
-)
 
-DO_YA = Variant(
-    name="do_ya",
-    title="Do Ya (hole card wild)",
-    clause="RULES.md §3",
-    min_players=2,
-    max_players=do_ya.MAX_PLAYERS,
-    default_players=5,
-    options=tuple(_showdown_options("high_only", HILO_SPLITS, extra_natural=True) + [
-        Option("max_rejections", do_ya.R_MAX_REJECTIONS, 2, "rejections before a card must be taken",
-               "§3.2", bounds=(1, 2)),
-        Option("wild_mode", do_ya.R_WILD_MODE, "hole_card_only",
-               "the hole card is wild, or every card of its rank", "DY-A2",
-               choices={"hole_card_only": do_ya.WILD_HOLE_CARD, "rank": do_ya.WILD_RANK}),
-        Option("five_kind_position", do_ya.R_FIVE_KIND, "above_straight_flush",
-               "where five of a kind ranks", "DY-A1",
-               choices={"above_straight_flush": R.FK_ABOVE_STRAIGHT_FLUSH,
-                        "below_straight_flush": R.FK_BELOW_STRAIGHT_FLUSH,
-                        "above_sf_below_natural_royal": R.FK_ABOVE_SF_BELOW_NATURAL_ROYAL}),
-        Option("wild_may_duplicate_card", do_ya.R_WILD_DUPLICATE, False,
-               "the wild may copy a held card (double-ace flush)", "DY-A3", boolean=True),
-    ]),
-    params=OFFER_PARAMS,
-    presets={**OFFER_PRESETS, "heuristic": {"aim": 0, "declare_low_top": 7}},
-    default_policy="heuristic",
-    policy_layout=P.OFFER_POLICY,
-    aliases=("doya", "do-ya"),
-    game=E.GAME_DO_YA,
-    kernel_module=do_ya,
-)
+def _selection_rejection():
+    from kernels.games import selection_rejection
+
+    return Variant(
+        name="selection_rejection",
+        title="Selection/Rejection (Want it? Want it? Got it!)",
+        clause="RULES.md §1",
+        min_players=2,
+        max_players=selection_rejection.MAX_PLAYERS,
+        default_players=5,
+        options=tuple(_showdown_options("declare", HILO_SPLITS) + [
+            Option("max_rejections", selection_rejection.R_MAX_REJECTIONS, 2,
+                   "rejections a card may have before the next player must take it", "SR-A1", bounds=(1, 2)),
+            Option("last_player_rule", selection_rejection.R_LAST_PLAYER_RULE, "forced",
+                   "the last player needing a card must take it, or may refuse fresh cards", "SR-A2",
+                   choices={"forced": selection_rejection.LAST_PLAYER_FORCED,
+                            "fresh_card": selection_rejection.LAST_PLAYER_FRESH_CARD}),
+            Option("first_upcard_offered", selection_rejection.R_FIRST_UPCARD_OFFERED, True,
+                   "the first up-card is offered too (false: dealt normally)", "SR-A9", boolean=True),
+        ]),
+        params=OFFER_PARAMS,
+        presets=OFFER_PRESETS,
+        default_policy="heuristic",
+        policy_layout=P.OFFER_POLICY,
+        aliases=ALIASES["selection_rejection"],
+        game=E.GAME_SELECTION_REJECTION,
+        kernel_module=selection_rejection,
+    )
+
+def _do_ya():
+    from kernels.games import do_ya
+
+    return Variant(
+        name="do_ya",
+        title="Do Ya (hole card wild)",
+        clause="RULES.md §3",
+        min_players=2,
+        max_players=do_ya.MAX_PLAYERS,
+        default_players=5,
+        options=tuple(_showdown_options("high_only", HILO_SPLITS, extra_natural=True) + [
+            Option("max_rejections", do_ya.R_MAX_REJECTIONS, 2, "rejections before a card must be taken",
+                   "§3.2", bounds=(1, 2)),
+            Option("wild_mode", do_ya.R_WILD_MODE, "hole_card_only",
+                   "the hole card is wild, or every card of its rank", "DY-A2",
+                   choices={"hole_card_only": do_ya.WILD_HOLE_CARD, "rank": do_ya.WILD_RANK}),
+            Option("five_kind_position", do_ya.R_FIVE_KIND, "above_straight_flush",
+                   "where five of a kind ranks", "DY-A1",
+                   choices={"above_straight_flush": R.FK_ABOVE_STRAIGHT_FLUSH,
+                            "below_straight_flush": R.FK_BELOW_STRAIGHT_FLUSH,
+                            "above_sf_below_natural_royal": R.FK_ABOVE_SF_BELOW_NATURAL_ROYAL}),
+            Option("wild_may_duplicate_card", do_ya.R_WILD_DUPLICATE, False,
+                   "the wild may copy a held card (double-ace flush)", "DY-A3", boolean=True),
+        ]),
+        params=OFFER_PARAMS,
+        presets={**OFFER_PRESETS, "heuristic": {"aim": 0, "declare_low_top": 7}},
+        default_policy="heuristic",
+        policy_layout=P.OFFER_POLICY,
+        aliases=ALIASES["do_ya"],
+        game=E.GAME_DO_YA,
+        kernel_module=do_ya,
+    )
 
 PASS_SCHEDULES = {
     "3-2-1-left": ((3, 1), (2, 1), (1, 1)),
@@ -448,6 +453,8 @@ MAX_PASS_OFFSET = 100  # seats; beyond the table an offset wraps (AN-A3), so lar
 def parse_pass_schedule(value):
     """A schedule by name (``PASS_SCHEDULES``) or as ``cards:offset,...`` with the
     offset in seats to the left (negative: to the right), e.g. ``3:1,2:-1,1:1``."""
+    from kernels.games import anaconda
+
     if isinstance(value, (list, tuple)):
         phases = [tuple(int(x) for x in p) for p in value]
     elif str(value).lower() in PASS_SCHEDULES:
@@ -477,6 +484,8 @@ def parse_pass_schedule(value):
 
 
 def _write_pass_schedule(value, vec):
+    from kernels.games import anaconda
+
     phases = parse_pass_schedule(value)
     vec[anaconda.R_N_PASSES] = len(phases)
     for i, (cards, offset) in enumerate(phases):
@@ -502,59 +511,73 @@ def _anaconda_param(p):
                    "rest, fixed by a hash of the hand)")
 
 
-ANACONDA_PARAMS = tuple(_anaconda_param(p) for p in OFFER_PARAMS
-                        if p.name not in ("take_threshold", "deny_weight", "pool_threshold")) + (
-    Param("spite_weight", PP.SPITE_WEIGHT, 0.3, 0, 5,
-          "avoid passing a card the recipient seems to collect (judged from what they, or else my "
-          "right neighbour, passed me)"),
-    Param("hide_rule", PP.HIDE_RULE, 0, 0, 1, "the face-down fifth card: 0 my strongest card, 1 my weakest; between: "
-          "the weakest in that share of the hands (a mixed rule, fixed by a hash of the hand)"),
-    Param("random_pass", PP.RANDOM_PASS, 0, 0, 1, "1: pass uniformly random cards (a baseline)", integer=True),
-)
+def _anaconda_params(PP):
+    """Anaconda's policy parameters: the offer games' that a pass game reads, and its own."""
+    return tuple(_anaconda_param(p) for p in OFFER_PARAMS
+                 if p.name not in ("take_threshold", "deny_weight", "pool_threshold")) + (
+        Param("spite_weight", PP.SPITE_WEIGHT, 0.3, 0, 5,
+              "avoid passing a card the recipient seems to collect (judged from what they, or else my "
+              "right neighbour, passed me)"),
+        Param("hide_rule", PP.HIDE_RULE, 0, 0, 1, "the face-down fifth card: 0 my strongest card, 1 my weakest; between: "
+              "the weakest in that share of the hands (a mixed rule, fixed by a hash of the hand)"),
+        Param("random_pass", PP.RANDOM_PASS, 0, 0, 1, "1: pass uniformly random cards (a baseline)", integer=True),
+    )
 
-ANACONDA = Variant(
-    name="anaconda",
-    title="Anaconda (Pass the Trash)",
-    clause="RULES.md §2",
-    min_players=3,
-    max_players=anaconda.MAX_PLAYERS,
-    default_players=5,
-    options=tuple(_showdown_options("declare", {**HILO_SPLITS, "high_and_right_neighbour":
-                                                S.SPLIT_HIGH_AND_RIGHT_NEIGHBOUR}, extra_natural=True) + [
-        Option("pass_schedule", anaconda.R_N_PASSES, "3-2-1-left",
-               "the passes: a name or cards:offset,... (offset seats to the left, negative right)", "AN-A2",
-               writer=_write_pass_schedule,
-               allowed_text=" | ".join(PASS_SCHEDULES) + " | e.g. 3:1,2:-1,1:1"),
-        Option("pass_to_self_rule", anaconda.R_PASS_TO_SELF, "wrap",
-               "an offset reaching back to the passer wraps past them, or skips the phase", "AN-A3",
-               choices={"wrap": anaconda.PASS_WRAP, "skip": anaconda.PASS_SKIP}),
-        Option("hand_size", anaconda.R_HAND_SIZE, 7, "cards dealt (7 discard two, 6 discard one)", "AN-A7",
-               bounds=(6, 7)),
-        Option("wild", anaconda.R_WILD, "none", "Howdy Doody: 3s wild for high, kings wild for low", "§2.5",
-               choices={"none": anaconda.WILD_NONE, "howdy_doody": anaconda.WILD_HOWDY_DOODY}),
-        Option("five_kind_position", anaconda.R_FIVE_KIND, "above_straight_flush",
-               "where five of a kind ranks (Howdy Doody)", "§0.4.2",
-               choices={"above_straight_flush": R.FK_ABOVE_STRAIGHT_FLUSH,
-                        "below_straight_flush": R.FK_BELOW_STRAIGHT_FLUSH,
-                        "above_sf_below_natural_royal": R.FK_ABOVE_SF_BELOW_NATURAL_ROYAL}),
-    ]),
-    params=ANACONDA_PARAMS,
-    presets={
-        "heuristic": {},
-        "high": {"aim": 0, "declare_low_top": 0},
-        "low": {"aim": 1, "declare_low_top": 14},
-        "random_pass_best_high": {"random_pass": 1, "aim": 0, "declare_low_top": 0},
-    },
-    default_policy="heuristic",
-    policy_layout=PP.PASS_POLICY,
-    aliases=("pass_the_trash", "3-2-1", "howdy_doody"),
-    check=_check_anaconda,
-    game=E.GAME_ANACONDA,
-    kernel_module=anaconda,
-)
 
-TW_ACTIONS = {"none": train_wreck.ACTION_NONE, "extra_card": train_wreck.ACTION_EXTRA_CARD,
-              "discard_opp": train_wreck.ACTION_DISCARD, "steal_opp": train_wreck.ACTION_STEAL}
+def _anaconda():
+    from kernels import pass_policies as PP
+    from kernels.games import anaconda
+
+    params = _anaconda_params(PP)
+    return Variant(
+        name="anaconda",
+        title="Anaconda (Pass the Trash)",
+        clause="RULES.md §2",
+        min_players=3,
+        max_players=anaconda.MAX_PLAYERS,
+        default_players=5,
+        options=tuple(_showdown_options("declare", {**HILO_SPLITS, "high_and_right_neighbour":
+                                                    S.SPLIT_HIGH_AND_RIGHT_NEIGHBOUR}, extra_natural=True) + [
+            Option("pass_schedule", anaconda.R_N_PASSES, "3-2-1-left",
+                   "the passes: a name or cards:offset,... (offset seats to the left, negative right)", "AN-A2",
+                   writer=_write_pass_schedule,
+                   allowed_text=" | ".join(PASS_SCHEDULES) + " | e.g. 3:1,2:-1,1:1"),
+            Option("pass_to_self_rule", anaconda.R_PASS_TO_SELF, "wrap",
+                   "an offset reaching back to the passer wraps past them, or skips the phase", "AN-A3",
+                   choices={"wrap": anaconda.PASS_WRAP, "skip": anaconda.PASS_SKIP}),
+            Option("hand_size", anaconda.R_HAND_SIZE, 7, "cards dealt (7 discard two, 6 discard one)", "AN-A7",
+                   bounds=(6, 7)),
+            Option("wild", anaconda.R_WILD, "none", "Howdy Doody: 3s wild for high, kings wild for low", "§2.5",
+                   choices={"none": anaconda.WILD_NONE, "howdy_doody": anaconda.WILD_HOWDY_DOODY}),
+            Option("five_kind_position", anaconda.R_FIVE_KIND, "above_straight_flush",
+                   "where five of a kind ranks (Howdy Doody)", "§0.4.2",
+                   choices={"above_straight_flush": R.FK_ABOVE_STRAIGHT_FLUSH,
+                            "below_straight_flush": R.FK_BELOW_STRAIGHT_FLUSH,
+                            "above_sf_below_natural_royal": R.FK_ABOVE_SF_BELOW_NATURAL_ROYAL}),
+        ]),
+        params=params,
+        presets={
+            "heuristic": {},
+            "high": {"aim": 0, "declare_low_top": 0},
+            "low": {"aim": 1, "declare_low_top": 14},
+            "random_pass_best_high": {"random_pass": 1, "aim": 0, "declare_low_top": 0},
+        },
+        default_policy="heuristic",
+        policy_layout=PP.PASS_POLICY,
+        aliases=ALIASES["anaconda"],
+        check=_check_anaconda,
+        game=E.GAME_ANACONDA,
+        kernel_module=anaconda,
+    )
+
+def _tw_actions():
+    """Train Wreck's special-pair actions by name (``parse_special_pairs``)."""
+    from kernels.games import train_wreck
+
+    return {"none": train_wreck.ACTION_NONE, "extra_card": train_wreck.ACTION_EXTRA_CARD,
+            "discard_opp": train_wreck.ACTION_DISCARD, "steal_opp": train_wreck.ACTION_STEAL}
+
+
 TW_DEFAULT_SPECIAL_PAIRS = "2=extra_card,3=discard_opp,4=discard_opp,5=steal_opp"
 
 
@@ -570,6 +593,8 @@ def parse_fee_multipliers(value):
 
 
 def _write_fee_multipliers(value, vec):
+    from kernels.games import train_wreck
+
     for i, x in enumerate(parse_fee_multipliers(value)):
         vec[train_wreck.R_FEE_MULTIPLIERS + i] = x
 
@@ -579,7 +604,7 @@ ONE_RANK = {"2", "3", "4", "5", "6", "7", "8", "9", "T", "10", "J", "Q", "K", "A
 
 def parse_special_pairs(value):
     """``{rank index 0..12: action code}`` from ``"2=extra_card,3=discard_opp,..."``
-    (ranks 2-9, T or 10, J, Q, K, A; actions ``TW_ACTIONS``), a dict, or ``"none"``."""
+    (ranks 2-9, T or 10, J, Q, K, A; actions ``_tw_actions``), a dict, or ``"none"``."""
     from .cards import parse_ranks
 
     if isinstance(value, dict):
@@ -601,15 +626,18 @@ def parse_special_pairs(value):
             ranks = []
         if len(ranks) != 1:
             raise WantitError(f"special_pairs: {rank!r} is not one rank (2-9, T, J, Q, K, A)")
-        if action.lower() not in TW_ACTIONS:
-            raise WantitError(f"special_pairs: action {action!r} is not one of {', '.join(TW_ACTIONS)}")
+        actions = _tw_actions()
+        if action.lower() not in actions:
+            raise WantitError(f"special_pairs: action {action!r} is not one of {', '.join(actions)}")
         if ranks[0] in table:
             raise WantitError(f"special_pairs: rank {rank} is given twice")
-        table[ranks[0]] = TW_ACTIONS[action.lower()]
+        table[ranks[0]] = actions[action.lower()]
     return table
 
 
 def _write_special_pairs(value, vec):
+    from kernels.games import train_wreck
+
     table = parse_special_pairs(value)
     for r in range(13):
         vec[train_wreck.R_SPECIAL_PAIRS + r] = table.get(r, train_wreck.ACTION_NONE)
@@ -631,129 +659,177 @@ TRAIN_WRECK_PARAMS = (
           "with actions_optional: carry out an action when its estimated value reaches this"),
 )
 
-TRAIN_WRECK = Variant(
-    name="train_wreck",
-    title="Train Wreck (stud with buyable table cards and special pairs)",
-    clause="RULES.md §4",
-    min_players=2,
-    max_players=train_wreck.MAX_PLAYERS,
-    default_players=5,
-    options=tuple([o for o in _showdown_options("high_only", {"high_only": S.SPLIT_HIGH_ONLY})
-                   if o.name in ("split_mode", "chip_mode", "odd_chip", "ante")] + [
-        Option("fee_unit", train_wreck.R_FEE_UNIT, 4, "fee unit in chips (the maximum bet: big_bet = 4)",
-               "§4.2, TW-A1", bounds=(0, 1000)),
-        Option("fee_multipliers", train_wreck.R_FEE_MULTIPLIERS, "1,2,4",
-               "fee_unit multiples to refuse the offered card on streets 4, 5, 6", "§4.2, TW-A1",
-               writer=_write_fee_multipliers, allowed_text="three whole numbers, e.g. 1,2,4"),
-        Option("special_pairs", train_wreck.R_SPECIAL_PAIRS, TW_DEFAULT_SPECIAL_PAIRS,
-               "the action of a pair among the table cards, by rank", "§4.2, §4.4.3, TW-A2",
-               writer=_write_special_pairs,
-               allowed_text="none | rank=action,... with actions " + " / ".join(TW_ACTIONS)),
-        Option("targets", train_wreck.R_TARGETS, "table_cards",
-               "cards 3s/4s and 5s may take: opponents' table cards, all their face-up cards, "
-               "or those and a random hole card taken blind", "TW-A3",
-               choices={"table_cards": train_wreck.TARGETS_TABLE, "any_face_up": train_wreck.TARGETS_FACE_UP,
-                        "any": train_wreck.TARGETS_ANY}),
-        Option("include_folded", train_wreck.R_INCLUDE_FOLDED, False,
-               "folded players' cards are targets too (no effect yet: nobody folds in equity mode)", "TW-A3",
-               boolean=True),
-        Option("special_timing", train_wreck.R_SPECIAL_TIMING, "end_of_street",
-               "special pairs act after the street's table cards, in dealing order, or at once", "§4.4.2, TW-A4",
-               choices={"end_of_street": train_wreck.TIMING_END_OF_STREET,
-                        "immediate": train_wreck.TIMING_IMMEDIATE}),
-        Option("retrigger", train_wreck.R_RETRIGGER, False,
-               "a pair broken and completed again acts again (default: each rank once a deal)", "TW-A5",
-               boolean=True),
-        Option("actions_optional", train_wreck.R_ACTIONS_OPTIONAL, False,
-               "a player may decline a special action (default: mandatory when a target exists)", "TW-A7",
-               boolean=True),
-        Option("pairs_count_extras", train_wreck.R_PAIRS_COUNT_EXTRAS, False,
-               "extra and stolen cards count toward special pairs (hole cards never do)", "TW-A11",
-               boolean=True),
-        Option("reshuffle_includes_buried", train_wreck.R_RESHUFFLE_BURIED, False,
-               "buried cards go into a reshuffled stock with the dead cards", "TW-A9",
-               boolean=True),
-        Option("community_card", train_wreck.R_COMMUNITY_CARD, True,
-               "one community card when the stock is short for 7th street (false: deal while cards last)",
-               "TW-A9", boolean=True),
-    ]),
-    params=TRAIN_WRECK_PARAMS,
-    presets={
-        "heuristic": {},
-        "always_accept": {"pay_threshold": 1e6},
-        "always_pay": {"pay_threshold": -1e6},
-        "never_act": {"pay_threshold": 1e6, "act_threshold": 1e6},
-    },
-    default_policy="heuristic",
-    policy_layout=P.TRAIN_WRECK_POLICY,
-    aliases=("tw", "train-wreck", "trainwreck"),
-    game=E.GAME_TRAIN_WRECK,
-    kernel_module=train_wreck,
-)
+def _train_wreck():
+    from kernels.games import train_wreck
 
-SELECTION = Variant(
-    name="selection",
-    title="Selection (RulesPal board-scoring game)",
-    clause="RULES.md §5",
-    min_players=selection_kernel.MIN_PLAYERS,
-    max_players=selection_kernel.MAX_PLAYERS,
-    default_players=4,
-    options=(
-        Option("ace_is_numerical_one", selection_kernel.R_ACE_ONE, False,
-               "an ace may be used in Low / High as a numerical 1 (scoring 11)", "SE-A3", boolean=True),
-        Option("low_high_strict_with_zero", selection_kernel.R_STRICT_ZERO, False,
-               "once High is 0, Low can only be 0 (default: the High > Low rule ignores zero entries)",
-               "SE-A4", boolean=True),
-        Option("allow_voluntary_scratch", selection_kernel.R_VOLUNTARY_SCRATCH, False,
-               "a player may write 0 even when an open slot could be filled (after the opening)", "SE-A5",
-               boolean=True),
-        Option("declare_target_before_draws", selection_kernel.R_DECLARE_TARGET, False,
-               "the target slot is declared before the draws; only it can take points", "SE-A6", boolean=True),
-        Option("carry_hand", selection_kernel.R_CARRY_HAND, False,
-               "hands carry over to the next round (default: a fresh shuffle and deal every round)", "SE-A7",
-               boolean=True),
-        Option("reshuffle", selection_kernel.R_RESHUFFLE, "shuffle",
-               "an empty stock is rebuilt from the discards shuffled, or in discard order", "SE-A8",
-               choices={"shuffle": selection_kernel.RESHUFFLE_SHUFFLE, "in_order": selection_kernel.RESHUFFLE_IN_ORDER}),
-        Option("low_high_min_cards", selection_kernel.R_LOW_HIGH_MIN, 1, "fewest cards in a Low or High hand",
-               "SE-A11", bounds=(1, 5)),
-    ),
-    params=(
-        Param("par_weight", selection_kernel.P_PAR_WEIGHT, 1.0, 0, 3,
-              "aim at (and fill) the slot whose expected (made) score minus this x the slot's par is largest; "
-              "par = the slot's mean score in a round aimed at it alone; 0 = the best expected score"),
-        Param("keep_min", selection_kernel.P_KEEP_MIN, 16, 11, 25,
-              "Low / High: keep numerical cards worth at least this many points while draws remain (16 = a 6)", integer=True),
-        Param("low_cap", selection_kernel.P_LOW_CAP, 80, 11, 125,
-              "a Low filled while High is open scores at most this (leaving room for High above it)", integer=True),
-        Param("never_draw", selection_kernel.P_NEVER_DRAW, 0, 0, 1, "1: stand pat at every draw (a baseline)", integer=True),
-        Param("reaim", selection_kernel.P_REAIM, 0, 0, 1,
-              "1: re-estimate every open slot at every draw; 0: at a round's first draw only, later switching "
-              "only to a slot whose made hand beats the aim", integer=True),
-    ),
-    presets={
-        "heuristic": {},
-        "best_score": {"par_weight": 0},
-        "reaim": {"reaim": 1},
-        "stand_pat": {"never_draw": 1},
-    },
-    default_policy="heuristic",
-    policy_layout=selection_kernel.POLICY,
-    aliases=("rulespal", "selection_rulespal", "selection_scoring"),
-    game=E.GAME_SELECTION,
-    kernel_module=selection_kernel,
-    kind="scored",
-    unit="games",
-    game_options=GAME_OPTIONS["selection"],
-    notes=("1 to 6 players; the dealer rotates left every round (SE-A9); a Cosmopolitan never made scores 0 "
-           "(SE-A10)",),
-    driver="analyzer.selection:simulate_variant",
-    replay="analyzer.selection:replay",
-    describe_more="analyzer.selection:describe_board",
-    make_inputs="analyzer.selection:selection_inputs",
-)
+    return Variant(
+        name="train_wreck",
+        title="Train Wreck (stud with buyable table cards and special pairs)",
+        clause="RULES.md §4",
+        min_players=2,
+        max_players=train_wreck.MAX_PLAYERS,
+        default_players=5,
+        options=tuple([o for o in _showdown_options("high_only", {"high_only": S.SPLIT_HIGH_ONLY})
+                       if o.name in ("split_mode", "chip_mode", "odd_chip", "ante")] + [
+            Option("fee_unit", train_wreck.R_FEE_UNIT, 4, "fee unit in chips (the maximum bet: big_bet = 4)",
+                   "§4.2, TW-A1", bounds=(0, 1000)),
+            Option("fee_multipliers", train_wreck.R_FEE_MULTIPLIERS, "1,2,4",
+                   "fee_unit multiples to refuse the offered card on streets 4, 5, 6", "§4.2, TW-A1",
+                   writer=_write_fee_multipliers, allowed_text="three whole numbers, e.g. 1,2,4"),
+            Option("special_pairs", train_wreck.R_SPECIAL_PAIRS, TW_DEFAULT_SPECIAL_PAIRS,
+                   "the action of a pair among the table cards, by rank", "§4.2, §4.4.3, TW-A2",
+                   writer=_write_special_pairs,
+                   allowed_text="none | rank=action,... with actions " + " / ".join(_tw_actions())),
+            Option("targets", train_wreck.R_TARGETS, "table_cards",
+                   "cards 3s/4s and 5s may take: opponents' table cards, all their face-up cards, "
+                   "or those and a random hole card taken blind", "TW-A3",
+                   choices={"table_cards": train_wreck.TARGETS_TABLE, "any_face_up": train_wreck.TARGETS_FACE_UP,
+                            "any": train_wreck.TARGETS_ANY}),
+            Option("include_folded", train_wreck.R_INCLUDE_FOLDED, False,
+                   "folded players' cards are targets too (no effect yet: nobody folds in equity mode)", "TW-A3",
+                   boolean=True),
+            Option("special_timing", train_wreck.R_SPECIAL_TIMING, "end_of_street",
+                   "special pairs act after the street's table cards, in dealing order, or at once", "§4.4.2, TW-A4",
+                   choices={"end_of_street": train_wreck.TIMING_END_OF_STREET,
+                            "immediate": train_wreck.TIMING_IMMEDIATE}),
+            Option("retrigger", train_wreck.R_RETRIGGER, False,
+                   "a pair broken and completed again acts again (default: each rank once a deal)", "TW-A5",
+                   boolean=True),
+            Option("actions_optional", train_wreck.R_ACTIONS_OPTIONAL, False,
+                   "a player may decline a special action (default: mandatory when a target exists)", "TW-A7",
+                   boolean=True),
+            Option("pairs_count_extras", train_wreck.R_PAIRS_COUNT_EXTRAS, False,
+                   "extra and stolen cards count toward special pairs (hole cards never do)", "TW-A11",
+                   boolean=True),
+            Option("reshuffle_includes_buried", train_wreck.R_RESHUFFLE_BURIED, False,
+                   "buried cards go into a reshuffled stock with the dead cards", "TW-A9",
+                   boolean=True),
+            Option("community_card", train_wreck.R_COMMUNITY_CARD, True,
+                   "one community card when the stock is short for 7th street (false: deal while cards last)",
+                   "TW-A9", boolean=True),
+        ]),
+        params=TRAIN_WRECK_PARAMS,
+        presets={
+            "heuristic": {},
+            "always_accept": {"pay_threshold": 1e6},
+            "always_pay": {"pay_threshold": -1e6},
+            "never_act": {"pay_threshold": 1e6, "act_threshold": 1e6},
+        },
+        default_policy="heuristic",
+        policy_layout=P.TRAIN_WRECK_POLICY,
+        aliases=ALIASES["train_wreck"],
+        game=E.GAME_TRAIN_WRECK,
+        kernel_module=train_wreck,
+    )
 
-VARIANTS = {v.name: v for v in (SELECTION_REJECTION, DO_YA, ANACONDA, TRAIN_WRECK, SELECTION)}
+def _selection():
+    from kernels.games import selection as selection_kernel
+
+    return Variant(
+        name="selection",
+        title="Selection (RulesPal board-scoring game)",
+        clause="RULES.md §5",
+        min_players=selection_kernel.MIN_PLAYERS,
+        max_players=selection_kernel.MAX_PLAYERS,
+        default_players=4,
+        options=(
+            Option("ace_is_numerical_one", selection_kernel.R_ACE_ONE, False,
+                   "an ace may be used in Low / High as a numerical 1 (scoring 11)", "SE-A3", boolean=True),
+            Option("low_high_strict_with_zero", selection_kernel.R_STRICT_ZERO, False,
+                   "once High is 0, Low can only be 0 (default: the High > Low rule ignores zero entries)",
+                   "SE-A4", boolean=True),
+            Option("allow_voluntary_scratch", selection_kernel.R_VOLUNTARY_SCRATCH, False,
+                   "a player may write 0 even when an open slot could be filled (after the opening)", "SE-A5",
+                   boolean=True),
+            Option("declare_target_before_draws", selection_kernel.R_DECLARE_TARGET, False,
+                   "the target slot is declared before the draws; only it can take points", "SE-A6", boolean=True),
+            Option("carry_hand", selection_kernel.R_CARRY_HAND, False,
+                   "hands carry over to the next round (default: a fresh shuffle and deal every round)", "SE-A7",
+                   boolean=True),
+            Option("reshuffle", selection_kernel.R_RESHUFFLE, "shuffle",
+                   "an empty stock is rebuilt from the discards shuffled, or in discard order", "SE-A8",
+                   choices={"shuffle": selection_kernel.RESHUFFLE_SHUFFLE, "in_order": selection_kernel.RESHUFFLE_IN_ORDER}),
+            Option("low_high_min_cards", selection_kernel.R_LOW_HIGH_MIN, 1, "fewest cards in a Low or High hand",
+                   "SE-A11", bounds=(1, 5)),
+        ),
+        params=(
+            Param("par_weight", selection_kernel.P_PAR_WEIGHT, 1.0, 0, 3,
+                  "aim at (and fill) the slot whose expected (made) score minus this x the slot's par is largest; "
+                  "par = the slot's mean score in a round aimed at it alone; 0 = the best expected score"),
+            Param("keep_min", selection_kernel.P_KEEP_MIN, 16, 11, 25,
+                  "Low / High: keep numerical cards worth at least this many points while draws remain (16 = a 6)", integer=True),
+            Param("low_cap", selection_kernel.P_LOW_CAP, 80, 11, 125,
+                  "a Low filled while High is open scores at most this (leaving room for High above it)", integer=True),
+            Param("never_draw", selection_kernel.P_NEVER_DRAW, 0, 0, 1, "1: stand pat at every draw (a baseline)", integer=True),
+            Param("reaim", selection_kernel.P_REAIM, 0, 0, 1,
+                  "1: re-estimate every open slot at every draw; 0: at a round's first draw only, later switching "
+                  "only to a slot whose made hand beats the aim", integer=True),
+        ),
+        presets={
+            "heuristic": {},
+            "best_score": {"par_weight": 0},
+            "reaim": {"reaim": 1},
+            "stand_pat": {"never_draw": 1},
+        },
+        default_policy="heuristic",
+        policy_layout=selection_kernel.POLICY,
+        aliases=ALIASES["selection"],
+        game=E.GAME_SELECTION,
+        kernel_module=selection_kernel,
+        kind="scored",
+        unit="games",
+        game_options=GAME_OPTIONS["selection"],
+        notes=("1 to 6 players; the dealer rotates left every round (SE-A9); a Cosmopolitan never made scores 0 "
+               "(SE-A10)",),
+        driver="analyzer.selection:simulate_variant",
+        replay="analyzer.selection:replay",
+        describe_more="analyzer.selection:describe_board",
+        make_inputs="analyzer.selection:selection_inputs",
+    )
+
+# Each variant is built, and its game's kernels module imported, when it is first
+# used: a query about one game does not make the other games' numba dispatchers
+# (about 20 ms of its start-up). The names and aliases are known without building.
+ALIASES = {
+    "selection_rejection": ("sr", "selection-rejection", "want_it", "polish"),
+    "do_ya": ("doya", "do-ya"),
+    "anaconda": ("pass_the_trash", "3-2-1", "howdy_doody"),
+    "train_wreck": ("tw", "train-wreck", "trainwreck"),
+    "selection": ("rulespal", "selection_rulespal", "selection_scoring"),
+}
+_BUILDERS = {"selection_rejection": _selection_rejection, "do_ya": _do_ya, "anaconda": _anaconda,
+             "train_wreck": _train_wreck, "selection": _selection}
+
+
+class _Registry(Mapping):
+    """``{name: Variant}`` in the registry's order, each variant built on first use."""
+
+    def __init__(self, builders):
+        self._builders = builders
+        self._built = {}
+
+    def __getitem__(self, name):
+        if name not in self._built:
+            self._built[name] = self._builders[name]()
+        return self._built[name]
+
+    def __iter__(self):
+        return iter(self._builders)
+
+    def __len__(self):
+        return len(self._builders)
+
+
+VARIANTS = _Registry(_BUILDERS)
+_BY_CONSTANT = {"SELECTION_REJECTION": "selection_rejection", "DO_YA": "do_ya", "ANACONDA": "anaconda",
+                "TRAIN_WRECK": "train_wreck", "SELECTION": "selection"}
+
+
+def __getattr__(name):
+    """``variants.SELECTION`` and the like: the built variant (PEP 562)."""
+    if name in _BY_CONSTANT:
+        return VARIANTS[_BY_CONSTANT[name]]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _variant_key(name) -> str:
@@ -766,7 +842,7 @@ def get_variant(name) -> Variant:
     if isinstance(name, Variant):
         return name
     key = _variant_key(name)
-    for v in VARIANTS.values():
-        if key == v.name or key in (_variant_key(a) for a in v.aliases):
-            return v
+    for variant_name, aliases in ALIASES.items():
+        if key == variant_name or key in (_variant_key(a) for a in aliases):
+            return VARIANTS[variant_name]
     raise WantitError(f"unknown variant {name!r}; variants are: {', '.join(VARIANTS)}")

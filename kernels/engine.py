@@ -23,18 +23,19 @@ Each game's ``play`` is compiled on its own with one explicit signature
 (``types.FunctionType``): a plain dispatcher argument would defeat ``cache=True``,
 and one ``play`` switching on the game id would inline every game into one
 function, which measured 15% slower per deal than a game compiled alone. The
-small ``init_state`` and ``decision`` switch on the game id. Both typed pieces are
-compiled (or loaded from numba's cache) on first use, so importing this module
-compiles nothing.
+small ``init_state`` and ``decision`` dispatch on the game id in Python. A game's
+module is imported when it is first played (each module makes dozens of numba
+dispatchers: some milliseconds of a query's start-up that a query about another
+game need not spend), and its kernels are compiled (or loaded from numba's cache)
+on first use, so importing this module compiles nothing.
 """
 
+import importlib
 from functools import lru_cache
 
 import numpy as np
 from numba import njit, prange, types
 
-
-from .games import anaconda, do_ya, selection, selection_rejection, train_wreck
 from .games.common import BASE_STATE, EXHAUSTED, MAX_ACTIONS, REJECTED, TRACE_WIDTH, UNITS, O
 from .rng import seed_stream
 
@@ -49,33 +50,29 @@ BLOCK = 256  # deals a thread plays with one set of private arrays
 B = BASE_STATE.at
 
 
-@njit(cache=True)
+# The game modules in kernels/games, by game id.
+GAMES = ("selection_rejection", "do_ya", "anaconda", "train_wreck", "selection")
+
+
+def game_module(game):
+    """Game ``game``'s module (imported on first use)."""
+    return importlib.import_module(f"{__package__}.games.{GAMES[game]}")
+
+
 def init_state(game, rules, idata, st, n, dealer):
-    if game == GAME_SELECTION_REJECTION:
-        selection_rejection.init_state(rules, st, n, dealer)
-    elif game == GAME_DO_YA:
-        do_ya.init_state(rules, st, n, dealer)
-    elif game == GAME_ANACONDA:
-        anaconda.init_state(rules, st, n, dealer)
-    elif game == GAME_TRAIN_WRECK:
-        train_wreck.init_state(rules, st, n, dealer)
-    elif game == GAME_SELECTION:
-        selection.init_state(rules, st, n, dealer)
+    """A fresh deal of ``game`` in ``st``: ``n`` seats, ``dealer`` dealing, nothing dealt."""
+    game_module(game).init_state(rules, st, n, dealer)
 
 
-@njit(cache=True)
 def decision(game, t, rules, params, idata, fdata, st, scratch, actions):
-    if game == GAME_SELECTION_REJECTION:
-        return selection_rejection.decision(rules, st, actions)
-    if game == GAME_DO_YA:
-        return do_ya.decision(rules, st, actions)
-    if game == GAME_ANACONDA:
-        return anaconda.decision(rules, st, actions)
+    """``(kind, seat, count)`` of the decision ``play`` stopped at (see the module
+    docstring); each game's ``decision`` takes the arguments it reads."""
+    module = game_module(game)
     if game == GAME_TRAIN_WRECK:
-        return train_wreck.decision(rules, st, scratch, actions)
+        return module.decision(rules, st, scratch, actions)
     if game == GAME_SELECTION:
-        return selection.decision(rules, params, idata, fdata, st, scratch, actions)
-    return 0, -1, 0
+        return module.decision(rules, params, idata, fdata, st, scratch, actions)
+    return module.decision(rules, st, actions)
 
 
 _I64 = types.int64[::1]
@@ -86,7 +83,6 @@ PLAY_SIG = types.void(TABLES, _F64, types.float64[:, ::1], _I64, _F64, _I64, typ
                       types.int64[:, ::1], _I64, _F64, types.int64, types.int64)
 BATCH_SIG = types.void(types.FunctionType(PLAY_SIG), TABLES, _F64, types.float64[:, ::1], _I64, _F64, _I64,
                        types.int64, types.int64, types.int64, types.boolean, types.int64, types.float64[:, ::1])
-GAMES = (selection_rejection, do_ya, anaconda, train_wreck, selection)  # by game id
 # Games whose play (and everything it calls) allocates nothing and returns no new
 # array, so it can run without numba's reference counting (see ``game_play``).
 COUNT_FREE = (True, True, True, True, True)
@@ -113,8 +109,8 @@ def game_play(game):
     cold cache). A helper compiled earlier with counting is reused as it is:
     correct, only slower."""
     if COUNT_FREE[game]:
-        return njit(PLAY_SIG, cache=True, _nrt=False)(GAMES[game].play.py_func)
-    return njit(PLAY_SIG, cache=True)(GAMES[game].play.py_func)
+        return njit(PLAY_SIG, cache=True, _nrt=False)(game_module(game).play.py_func)
+    return njit(PLAY_SIG, cache=True)(game_module(game).play.py_func)
 
 
 def play(game, t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, forced):

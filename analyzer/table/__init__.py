@@ -36,6 +36,7 @@ that have acted and those still to act, and the hole cards taken blind
 ``history`` is the offers and special actions seen.
 """
 
+import importlib
 import json
 import tomllib
 from dataclasses import dataclass, field
@@ -46,12 +47,7 @@ import numpy as np
 from kernels.games import common as C
 
 from ..errors import WantitError
-from .anaconda import _anaconda_state, an_condition_rows
-from .do_ya import _do_ya_state, dy_condition_rows
 from .parse import _given
-from .selection import _selection_state
-from .selection_rejection import _sr_state, sr_condition_rows
-from .train_wreck import _train_wreck_state, tw_condition_rows
 
 TW_FIELDS = ("street", "extra", "stolen", "discarded", "fees", "acted", "to_act", "hole_taken", "community")
 AN_FIELDS = ("phase", "passed", "received")
@@ -202,7 +198,7 @@ def table_state(inp, table: Table, condition=False) -> np.ndarray:
         raise WantitError(f"describing a table is built for {', '.join(BUILDERS)} so far, not "
                           f"{inp.variant.name}")
     check_own_fields(inp.variant.name, table)
-    st = builder(inp, table)
+    st = _game_function(builder)(inp, table)
     if not condition and inp.variant.kind == "pot":
         st[C.P.check_declared] = 0
     return st
@@ -228,12 +224,21 @@ def condition_data(inp, table: Table) -> np.ndarray:
     if rows is None:
         raise WantitError(f"conditioning on the choices seen is built for {', '.join(CONDITIONS)} so far, not "
                           f"{inp.variant.name}")
-    return rows(inp, table)
+    return _game_function(rows)(inp, table)
+
+
+def _game_function(target):
+    """``"module:function"`` of this package -> the function. A game's module is
+    imported when a table of that game is first described: each imports its game's
+    kernels, and a query about one game need not import the others'."""
+    module, _, name = target.partition(":")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
 
 
 # Each game's table state, from its module.
-BUILDERS = {"selection_rejection": _sr_state, "do_ya": _do_ya_state, "anaconda": _anaconda_state,
-            "train_wreck": _train_wreck_state, "selection": _selection_state}
+BUILDERS = {"selection_rejection": "selection_rejection:_sr_state", "do_ya": "do_ya:_do_ya_state",
+            "anaconda": "anaconda:_anaconda_state", "train_wreck": "train_wreck:_train_wreck_state",
+            "selection": "selection:_selection_state"}
 # Each game's conditioning rows (``condition_data``), from its module.
-CONDITIONS = {"selection_rejection": sr_condition_rows, "do_ya": dy_condition_rows, "anaconda": an_condition_rows,
-              "train_wreck": tw_condition_rows}
+CONDITIONS = {"selection_rejection": "selection_rejection:sr_condition_rows", "do_ya": "do_ya:dy_condition_rows",
+              "anaconda": "anaconda:an_condition_rows", "train_wreck": "train_wreck:tw_condition_rows"}
