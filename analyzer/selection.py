@@ -16,11 +16,13 @@ the game id and the ``STATE`` / ``RESULT`` layouts of ``kernels.games.selection`
 and ``result_arrays`` reads result rows back.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from kernels.games import selection as G
 from kernels.games import selection_hands as H
@@ -40,6 +42,9 @@ from .runs import (
 from .selection_config import KIND_MEANING, PROVISIONAL_NOTE, Board, Deck, resolve
 from .text import fit_frame, wrap_line
 from .variants import SELECTION
+
+if TYPE_CHECKING:  # pandas is imported where a table is made (0.25 s of an equity query's start-up)
+    import pandas as pd
 
 NAMES = ("selection", "rulespal", "selection_rulespal", "selection_scoring")
 WIN_UNITS = 60  # a shared win of k <= 6 players is a whole number of 1/60
@@ -293,6 +298,8 @@ def win_se(totals: SelectionTotals) -> np.ndarray:
 
 
 def _frames(st: Setup, totals: SelectionTotals):
+    import pandas as pd
+
     n, g = st.players, max(totals.games, 1)
     mean = totals.total_sum / g
     var = np.maximum(totals.total_sq / g - mean**2, 0.0)
@@ -414,6 +421,8 @@ def simulate_selection(players=None, policies=None, rules=None, games=10_000, se
 
 def format_table(r: SelectionResult) -> str:
     """The text report of ``wantit simulate selection``."""
+    import pandas as pd
+
     m = r.meta
     stopped = (f" (every p_win_se below {m['target_se']:g})" if m.get("reached_target_se")
                and m["games"] < m["requested_games"] else "")
@@ -491,6 +500,8 @@ def score_hand(cards, board=None, deck=None, rules=None, policy=None, filled=Non
     (e.g. ``{"high": 85}``: the Low must then score below 85); those slots are
     left out. ``policy`` matters only for a Low filled while High is open
     (``low_cap``). The opening rule is not applied here: every open slot is shown."""
+    import pandas as pd
+
     b, d = resolve(board, deck)
     codes = d.parse(cards) if isinstance(cards, str) else [int(c) for c in cards]
     if len(codes) != H.HAND:
