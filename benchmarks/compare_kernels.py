@@ -54,9 +54,17 @@ def kernels_at(rev):
     return sha, importlib.import_module(f"{name}.engine"), importlib.import_module(f"{name}.evaluate")
 
 
+def game_kernels(engine, game):
+    """Game ``game``'s module of ``engine``'s package: ``game_module`` imports it (from
+    1572ff6 on); older revisions hold the modules in ``GAMES``."""
+    if hasattr(engine, "game_module"):
+        return engine.game_module(game)
+    return engine.GAMES[game]
+
+
 def runner(engine, evaluate, inp, start, deals, seed):
     """A no-argument call of ``engine``'s ``play_batch`` over ``deals`` deals, and its result rows."""
-    out = np.zeros((deals, engine.GAMES[inp.game].RESULT.size), np.float64)
+    out = np.zeros((deals, game_kernels(engine, inp.game).RESULT.size), np.float64)
     tables = evaluate.eval_tables()
 
     def run():
