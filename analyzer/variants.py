@@ -406,6 +406,7 @@ def _selection_rejection():
         kernel_module=selection_rejection,
     )
 
+
 def _do_ya():
     from kernels.games import do_ya
 
@@ -438,6 +439,7 @@ def _do_ya():
         game=E.GAME_DO_YA,
         kernel_module=do_ya,
     )
+
 
 PASS_SCHEDULES = {
     "3-2-1-left": ((3, 1), (2, 1), (1, 1)),
@@ -570,6 +572,7 @@ def _anaconda():
         kernel_module=anaconda,
     )
 
+
 def _tw_actions():
     """Train Wreck's special-pair actions by name (``parse_special_pairs``)."""
     from kernels.games import train_wreck
@@ -659,6 +662,7 @@ TRAIN_WRECK_PARAMS = (
           "with actions_optional: carry out an action when its estimated value reaches this"),
 )
 
+
 def _train_wreck():
     from kernels.games import train_wreck
 
@@ -721,6 +725,7 @@ def _train_wreck():
         game=E.GAME_TRAIN_WRECK,
         kernel_module=train_wreck,
     )
+
 
 def _selection():
     from kernels.games import selection as selection_kernel
@@ -786,6 +791,7 @@ def _selection():
         describe_more="analyzer.selection:describe_board",
         make_inputs="analyzer.selection:selection_inputs",
     )
+
 
 # Each variant is built, and its game's kernels module imported, when it is first
 # used: a query about one game does not make the other games' numba dispatchers
