@@ -537,7 +537,7 @@ def tune(variant, space, players=None, start=None, rules=None, seed=0, deals=2_0
         answer = best_response(v.name, searched, players=n, seat=0, field={"all": field_values}, rules=rules,
                                seed=seed + it + draw, deals=deals, candidates=candidates * (CHECK_FACTOR if wide else 1),
                                validate=validate, game_settings=game_settings, threads=threads, workers=workers,
-                               scheduler=scheduler, write=False, client=client)
+                               scheduler=scheduler, write=False, client=cluster())
         measured = answer.validation["measured"]
         taken = kind == "answer" and answer.gain - Z95 * answer.gain_se > tolerance
         return measured, {"iteration": it, "kind": kind, "candidates": answer.meta["candidates"], "gain": answer.gain,
@@ -552,8 +552,16 @@ def tune(variant, space, players=None, start=None, rules=None, seed=0, deals=2_0
             progress(len(new["steps"]), int(iterations) + int(polish))
         return new
 
-    # Every answer's rounds run on one Dask cluster (--workers / --scheduler), started once.
-    with dask_client(workers, scheduler) as client:
+    # Every answer's rounds run on one Dask cluster (--workers / --scheduler), started
+    # once, at the first answer: a finished run resumed starts none.
+    with contextlib.ExitStack() as stack:
+        clients = []
+
+        def cluster():
+            if not clients:
+                clients.append(stack.enter_context(dask_client(workers, scheduler)))
+            return clients[0]
+
         while not state["converged"] and len(state["steps"]) < int(iterations):
             it, current, check = len(state["steps"]), state["current"], state["check"]
             measured, step = answer_to(it, current, check, "answer")

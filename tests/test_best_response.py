@@ -140,6 +140,27 @@ def test_an_interrupted_tuning_resumes_to_the_same_result(tmp_path):
     assert len(whole.steps) >= 2
 
 
+def test_a_finished_tuning_resumed_on_dask_workers_starts_no_cluster(tmp_path, monkeypatch):
+    """Resuming a tuning that had finished plays nothing, so it starts no cluster
+    (a local one takes a second or more) and gives the same result."""
+    import dask.distributed
+
+    args = dict(space={"take_threshold": THRESHOLDS}, players=3, seed=4, deals=300, validate=3_000,
+                results=tmp_path, start="heuristic", run_id="done")
+    whole = tune("do_ya", **args)
+    started = []
+    real = dask.distributed.LocalCluster
+
+    def counted(*a, **kw):
+        started.append(kw)
+        return real(*a, **kw)
+
+    monkeypatch.setattr(dask.distributed, "LocalCluster", counted)
+    again = tune("do_ya", resume=True, workers=1, **args)
+    assert started == []
+    assert again.steps.equals(whole.steps) and again.tuned == whole.tuned
+
+
 def test_a_saved_tuning_is_the_default_field_and_names_no_preset_but_its_base(tmp_path, monkeypatch):
     monkeypatch.setattr(presets, "TUNED_FILE", tmp_path / "tuned.json")
     v = get_variant("do_ya")
