@@ -827,14 +827,12 @@ class _Registry(Mapping):
 
 
 VARIANTS = _Registry(_BUILDERS)
-_BY_CONSTANT = {"SELECTION_REJECTION": "selection_rejection", "DO_YA": "do_ya", "ANACONDA": "anaconda",
-                "TRAIN_WRECK": "train_wreck", "SELECTION": "selection"}
 
 
 def __getattr__(name):
     """``variants.SELECTION`` and the like: the built variant (PEP 562)."""
-    if name in _BY_CONSTANT:
-        return VARIANTS[_BY_CONSTANT[name]]
+    if name.isupper() and name.lower() in _BUILDERS:
+        return VARIANTS[name.lower()]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

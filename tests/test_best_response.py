@@ -103,14 +103,11 @@ def test_the_tuned_preset_is_the_saved_values_at_the_nearest_player_count(tmp_pa
         seat_policies(get_variant("sr"), 5, "tuned")
 
 
-def test_a_tuning_on_dask_workers_starts_one_cluster_and_finds_the_same_result(monkeypatch):
-    """Every round of every best response of a tuning runs on one local cluster,
-    started once (not one a round), and plays the same deals as in this process."""
+@pytest.fixture
+def clusters_started(monkeypatch):
+    """The keyword arguments of every Dask ``LocalCluster`` started from now on."""
     import dask.distributed
 
-    args = dict(space={"take_threshold": THRESHOLDS}, players=3, seed=4, deals=300, validate=3_000,
-                start="heuristic", write=False)
-    here = tune("do_ya", **args)
     started = []
     real = dask.distributed.LocalCluster
 
@@ -119,8 +116,17 @@ def test_a_tuning_on_dask_workers_starts_one_cluster_and_finds_the_same_result(m
         return real(*a, **kw)
 
     monkeypatch.setattr(dask.distributed, "LocalCluster", counted)
+    return started
+
+
+def test_a_tuning_on_dask_workers_starts_one_cluster_and_finds_the_same_result(clusters_started):
+    """Every round of every best response of a tuning runs on one local cluster,
+    started once (not one a round), and plays the same deals as in this process."""
+    args = dict(space={"take_threshold": THRESHOLDS}, players=3, seed=4, deals=300, validate=3_000,
+                start="heuristic", write=False)
+    here = tune("do_ya", **args)
     on_dask = tune("do_ya", workers=1, **args)
-    assert len(started) == 1 and started[0]["n_workers"] == 1
+    assert len(clusters_started) == 1 and clusters_started[0]["n_workers"] == 1
     assert sum(step["candidates"] > 0 for _, step in on_dask.steps.iterrows()) >= 2  # several best responses
     assert on_dask.steps.equals(here.steps) and on_dask.tuned == here.tuned
 
@@ -140,24 +146,14 @@ def test_an_interrupted_tuning_resumes_to_the_same_result(tmp_path):
     assert len(whole.steps) >= 2
 
 
-def test_a_finished_tuning_resumed_on_dask_workers_starts_no_cluster(tmp_path, monkeypatch):
+def test_a_finished_tuning_resumed_on_dask_workers_starts_no_cluster(tmp_path, clusters_started):
     """Resuming a tuning that had finished plays nothing, so it starts no cluster
     (a local one takes a second or more) and gives the same result."""
-    import dask.distributed
-
     args = dict(space={"take_threshold": THRESHOLDS}, players=3, seed=4, deals=300, validate=3_000,
                 results=tmp_path, start="heuristic", run_id="done")
     whole = tune("do_ya", **args)
-    started = []
-    real = dask.distributed.LocalCluster
-
-    def counted(*a, **kw):
-        started.append(kw)
-        return real(*a, **kw)
-
-    monkeypatch.setattr(dask.distributed, "LocalCluster", counted)
     again = tune("do_ya", resume=True, workers=1, **args)
-    assert started == []
+    assert clusters_started == []
     assert again.steps.equals(whole.steps) and again.tuned == whole.tuned
 
 

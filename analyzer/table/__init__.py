@@ -36,7 +36,6 @@ that have acted and those still to act, and the hole cards taken blind
 ``history`` is the offers and special actions seen.
 """
 
-import importlib
 import json
 import tomllib
 from dataclasses import dataclass, field
@@ -231,8 +230,9 @@ def _game_function(target):
     """``"module:function"`` of this package -> the function. A game's module is
     imported when a table of that game is first described: each imports its game's
     kernels, and a query about one game need not import the others'."""
-    module, _, name = target.partition(":")
-    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    from ..variants import _resolve
+
+    return _resolve(f"{__name__}.{target}")
 
 
 # Each game's table state, from its module.
