@@ -83,6 +83,35 @@ def test_checked_batches_flag_every_bad_row_and_evaluate_the_rest_as_the_plain_k
 
 
 @pytest.mark.parametrize("width", [5, 6, 7])
+def test_checked_batches_take_a_row_exactly_when_its_bytes_are_distinct_cards(width):
+    """Every byte value 0..255 in every place of a row of distinct cards, and rows
+    of only non-card bytes: the checked kernels count a row as bad exactly when a
+    byte is 52 or more or repeats another card of the row (the rule written out in
+    Python, not the kernels' bit trick)."""
+    from analyzer.evaluate import _tables
+    from kernels.evaluate import high_batch_checked, low_batch_checked
+
+    t = _tables()
+    base = np.array([0, 9, 22, 35, 48, 51, 17][:width], dtype=np.uint8)
+    rows, want_bad = [], 0
+    for place in range(width):
+        for byte in range(256):
+            row = base.copy()
+            row[place] = byte
+            rows.append(row)
+            want_bad += byte >= 52 or byte in np.delete(base, place)
+    for filler in (52, 255):
+        rows.append(np.full(width, filler, np.uint8))
+        rows.append(np.array([filler] * (width - 1) + [3], np.uint8))
+        want_bad += 2
+    hands = np.array(rows)
+    out = np.empty(len(hands), np.int32)
+    assert want_bad == width * (204 + width - 1) + 4  # 204 non-cards and width - 1 repeats per place
+    assert high_batch_checked(t, hands, 0, out) == want_bad
+    assert low_batch_checked(t, hands, 1, out) == want_bad
+
+
+@pytest.mark.parametrize("width", [5, 6, 7])
 def test_the_batch_kernels_agree_with_the_mask_evaluators_on_flush_rich_hands(width):
     """The batch kernels (seven cards a row have a loop of their own, the codes read
     once into locals) give the rank-set evaluators' strengths, a separate
