@@ -21,9 +21,11 @@ The numbers are for information: no test depends on them.
 """
 
 import argparse
+import contextlib
 import hashlib
 import importlib
 import io
+import os
 import subprocess
 import sys
 import tarfile
@@ -32,6 +34,7 @@ from pathlib import Path
 
 import numba
 import numpy as np
+from numba.core import config as numba_config
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = Path(__file__).resolve().parent / ".compare"
@@ -51,7 +54,35 @@ def kernels_at(rev):
             tar.extractall(home / "unpacked", filter="data")
         (home / "unpacked" / "kernels").rename(home / name)  # relative imports only: any name works
     sys.path.insert(0, str(home))
-    return sha, importlib.import_module(f"{name}.engine"), importlib.import_module(f"{name}.evaluate")
+    # numba reads CACHE_DIR as each dispatcher is made. The revision's package
+    # (from d544ebb on) points it at a folder named by its sources' hash; an older
+    # one gets a folder of its own here. The caller's setting is put back.
+    tree_dir = numba_config.CACHE_DIR
+    numba_config.CACHE_DIR = str(home / "numba-cache")
+    try:
+        engine = importlib.import_module(f"{name}.engine")
+        evaluate = importlib.import_module(f"{name}.evaluate")
+        rev_dir = numba_config.CACHE_DIR
+    finally:
+        numba_config.CACHE_DIR = tree_dir
+    return sha, engine, evaluate, rev_dir
+
+
+@contextlib.contextmanager
+def numba_cache_dir(path):
+    """numba's cache folder is ``path`` for the dispatchers made meanwhile.
+
+    Each side's game module, ``play`` and batch driver are made lazily, at its first
+    run; made under the other side's folder, the working tree's would be cached
+    without the hash of its sources, and numba, which checks only the file of the
+    function it caches, would load a ``play`` compiled before an edit to, say,
+    ``kernels/policies.py``."""
+    saved = numba_config.CACHE_DIR
+    numba_config.CACHE_DIR = path
+    try:
+        yield
+    finally:
+        numba_config.CACHE_DIR = saved
 
 
 def game_kernels(engine, game):
@@ -99,9 +130,14 @@ def main(argv=None):
     if deals < 1 or args.rounds < 2:
         parser.error("--deals must be at least 1 and --rounds at least 2")
     numba.set_num_threads(1)
-    sha, old_engine, old_evaluate = kernels_at(args.rev)
     import kernels.engine as new_engine
     import kernels.evaluate as new_evaluate
+
+    tree_dir = numba_config.CACHE_DIR  # the working tree's, named by its sources' hash
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        print("compare_kernels: NUMBA_CACHE_DIR is set, so the working tree's cache is not named by its "
+              "sources' hash: after an edit outside a game's own file numba may load its old play", file=sys.stderr)
+    sha, old_engine, old_evaluate, rev_dir = kernels_at(args.rev)
 
     try:
         inp = v.inputs(players, policies=args.policy)
@@ -109,10 +145,12 @@ def main(argv=None):
         parser.error(str(e))
     start = new_state(inp, dealer=0)
     sides = {}
-    for side, engine, evaluate in (("rev", old_engine, old_evaluate), ("tree", new_engine, new_evaluate)):
-        run, out = runner(engine, evaluate, inp, start, deals, args.seed)
+    for side, engine, evaluate, cache in (("rev", old_engine, old_evaluate, rev_dir),
+                                          ("tree", new_engine, new_evaluate, tree_dir)):
         print(f"compiling or loading the {'kernels at ' + sha if side == 'rev' else 'working tree'}...", flush=True)
-        run()  # compile, or load from numba's cache
+        with numba_cache_dir(cache):
+            run, out = runner(engine, evaluate, inp, start, deals, args.seed)
+            run()  # compile, or load from numba's cache
         sides[side] = (run, out)
     times = {"rev": [], "tree": []}
     for r in range(args.rounds):
