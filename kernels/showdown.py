@@ -15,6 +15,11 @@ vector's names (``split_mode="declare"`` ...) onto them.
 ``settle`` and its helpers are inlined into their caller: called, its eighteen
 arguments (thirteen arrays) and the helpers' calls cost a tenth of a stud deal
 (measured side by side: 311 against 281 ns a four-player deal, results equal).
+So each helper is called from one place where it can be: every inlined copy is
+machine code that every pot game's ``play`` carries, compiles and loads. With a
+``_divide`` (and up to four ``_split``) for each way a pot can end, the showdown
+was three quarters of Train Wreck's compiled ``play`` (its first compile 96 s,
+30 s with one ``_divide``).
 """
 
 import math
@@ -183,24 +188,25 @@ def _divide(wh, wl, pot, integer, suit_high, suit_low, high_odd_card, low_odd_ca
             dealer, payout, high_share, low_share):
     """Steps 6-7: both sides won -> high half and low half; one side empty ->
     the other takes the whole pot. ``suit_high`` / ``suit_low``: the odd chips
-    of that side follow the suit rule instead of position."""
+    of that side follow the suit rule instead of position. One ``_split`` per
+    side, written once: an empty side's split pays nobody (each copy of an inlined
+    ``_split`` had made every game's machine code larger and slower to load)."""
     if wh != 0 and wl != 0:
+        frac = 0.5
         if integer:
-            low_half = math.floor(pot / 2.0)
-            high_half = pot - low_half
+            low_amount = math.floor(pot / 2.0)
+            high_amount = pot - low_amount
         else:
-            low_half = pot / 2.0
-            high_half = pot / 2.0
-        _split(high_half, 0.5, wh, pot, integer, suit_high, high_odd_card, True, dealer,
-               payout, high_share)
-        _split(low_half, 0.5, wl, pot, integer, suit_low, low_odd_card, False, dealer,
-               payout, low_share)
-    elif wh != 0:
-        _split(pot, 1.0, wh, pot, integer, suit_high, high_odd_card, True, dealer,
-               payout, high_share)
-    elif wl != 0:
-        _split(pot, 1.0, wl, pot, integer, suit_low, low_odd_card, False, dealer,
-               payout, low_share)
+            low_amount = pot / 2.0
+            high_amount = pot / 2.0
+    else:
+        frac = 1.0
+        high_amount = pot
+        low_amount = pot
+    _split(high_amount, frac, wh, pot, integer, suit_high, high_odd_card, True, dealer,
+           payout, high_share)
+    _split(low_amount, frac, wl, pot, integer, suit_low, low_odd_card, False, dealer,
+           payout, low_share)
 
 
 # ------------------------------------------------------------------ settle
@@ -284,82 +290,67 @@ def settle(active, high, low, declared, pot, dealer,
                 high_share[s] = 1.0
         return 0.0
 
-    if split_mode == SPLIT_HIGH_ONLY:
-        wh = _top_high(act, high, high_natural, natural_beats_wild)
-        _divide(wh, np.int64(0), pot, integer, use_suit, use_suit, high_odd_card, low_odd_card,
-                dealer, payout, high_share, low_share)
-        return 0.0
-
-    if split_mode == SPLIT_CARDS_SPEAK:
-        wh = _top_high(act, high, high_natural, natural_beats_wild)
-        wl = _top_low(act, low)
-        _divide(wh, wl, pot, integer, use_suit, use_suit, high_odd_card, low_odd_card,
-                dealer, payout, high_share, low_share)
-        return 0.0
-
-    if split_mode == SPLIT_HIGH_AND_RIGHT_NEIGHBOUR:
+    # Each mode finds the winners of each side; one ``_divide`` pays them (it is
+    # inlined: one copy, not one per mode).
+    suit_low = use_suit
+    if split_mode != SPLIT_DECLARE:
         wh = _top_high(act, high, high_natural, natural_beats_wild)
         wl = np.int64(0)
+        if split_mode == SPLIT_CARDS_SPEAK:
+            wl = _top_low(act, low)
+        elif split_mode == SPLIT_HIGH_AND_RIGHT_NEIGHBOUR:
+            for s in range(n):
+                if _has(wh, s):
+                    wl |= np.int64(1) << _right_neighbour(act, s, n)
+            suit_low = False  # the neighbours' half is split by position whatever odd_chip says
+        elif split_mode != SPLIT_HIGH_ONLY:
+            raise ValueError("settle: unknown split_mode")
+    else:
+        # Step 2: the contenders for each side.
+        hc = np.int64(0)
+        lc = np.int64(0)
+        both = np.int64(0)
         for s in range(n):
-            if _has(wh, s):
-                wl |= np.int64(1) << _right_neighbour(act, s, n)
-        # the neighbours' half is split by position whatever odd_chip says
-        _divide(wh, wl, pot, integer, use_suit, False, high_odd_card, low_odd_card,
-                dealer, payout, high_share, low_share)
-        return 0.0
+            if not _has(act, s):
+                continue
+            d = declared[s]
+            bit = np.int64(1) << s
+            if d == DECLARE_HIGH or d == DECLARE_BOTH:
+                hc |= bit
+            if d == DECLARE_LOW or d == DECLARE_BOTH:
+                lc |= bit
+            if d == DECLARE_BOTH:
+                both |= bit
 
-    if split_mode != SPLIT_DECLARE:
-        raise ValueError("settle: unknown split_mode")
+        # Step 3: which BOTH declarers survive (other BOTH declarers included).
+        top_h = _top_high(hc, high, high_natural, natural_beats_wild)
+        top_l = _top_low(lc, low)
+        failed = np.int64(0)
+        for s in range(n):
+            if not _has(both, s):
+                continue
+            bit = np.int64(1) << s
+            if both_must_win_outright:
+                ok = top_h == bit and top_l == bit
+            else:
+                ok = _has(top_h, s) and _has(top_l, s)  # top_l only holds qualifying lows
+            if not ok:
+                failed |= bit
 
-    # Step 2: the contenders for each side.
-    hc = np.int64(0)
-    lc = np.int64(0)
-    both = np.int64(0)
-    for s in range(n):
-        if not _has(act, s):
-            continue
-        d = declared[s]
-        bit = np.int64(1) << s
-        if d == DECLARE_HIGH or d == DECLARE_BOTH:
-            hc |= bit
-        if d == DECLARE_LOW or d == DECLARE_BOTH:
-            lc |= bit
-        if d == DECLARE_BOTH:
-            both |= bit
+        # Step 4-5: remove the failed BOTH declarers and compare again.
+        hc &= ~failed
+        lc &= ~failed
+        wh = _top_high(hc, high, high_natural, natural_beats_wild)
+        wl = _top_low(lc, low)
 
-    # Step 3: which BOTH declarers survive (other BOTH declarers included).
-    top_h = _top_high(hc, high, high_natural, natural_beats_wild)
-    top_l = _top_low(lc, low)
-    failed = np.int64(0)
-    for s in range(n):
-        if not _has(both, s):
-            continue
-        bit = np.int64(1) << s
-        if both_must_win_outright:
-            ok = top_h == bit and top_l == bit
-        else:
-            ok = _has(top_h, s) and _has(top_l, s)  # top_l only holds qualifying lows
-        if not ok:
-            failed |= bit
-
-    # Step 4-5: remove the failed BOTH declarers and compare again.
-    hc &= ~failed
-    lc &= ~failed
-    wh = _top_high(hc, high, high_natural, natural_beats_wild)
-    wl = _top_low(lc, low)
-
-    if wh != 0 or wl != 0:
-        _divide(wh, wl, pot, integer, use_suit, use_suit, high_odd_card, low_odd_card,
-                dealer, payout, high_share, low_share)
-        return 0.0
-
-    # Step 8: nobody won either side.
-    if all_failed_rule == ALL_FAILED_CARRY_OVER:
-        return pot
-    group = failed if failed != 0 else act
-    wh = _top_high(group, high, high_natural, natural_beats_wild)
-    wl = _top_low(group, low)
-    _divide(wh, wl, pot, integer, use_suit, use_suit, high_odd_card, low_odd_card,
+        # Step 8: nobody won either side.
+        if wh == 0 and wl == 0:
+            if all_failed_rule == ALL_FAILED_CARRY_OVER:
+                return pot
+            group = failed if failed != 0 else act
+            wh = _top_high(group, high, high_natural, natural_beats_wild)
+            wl = _top_low(group, low)
+    _divide(wh, wl, pot, integer, use_suit, suit_low, high_odd_card, low_odd_card,
             dealer, payout, high_share, low_share)
     return 0.0
 

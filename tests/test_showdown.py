@@ -334,6 +334,20 @@ def test_an_a6_tied_high_winners_neighbours_share_low_half():
                 pot=7, chips=CHIPS_INTEGER) == [3.0, 4.0]
 
 
+
+def test_an_a6_neighbours_odd_chip_goes_by_position_even_under_the_suit_rule():
+    """Seats 0 and 2 tie high; their right neighbours 3 and 1 share the low half.
+    Pot 10 in whole chips: each half is 5, one odd chip a half. With the suit rule
+    the high half's odd chip goes to the higher card (seat 0's ace of spades; by
+    position seat 2, first from the dealer's left, gets it); the low half's goes by
+    position (seat 3 before seat 1) although seat 1 holds the lower card, since a
+    neighbour holds no winning low to compare."""
+    kw = dict(high=[50, 10, 50, 20], split=SPLIT_HIGH_AND_RIGHT_NEIGHBOUR, pot=10, chips=CHIPS_INTEGER,
+              dealer=1, high_cards=[card(12, SPADES), 0, card(12, CLUBS), 0],
+              low_cards=[0, card(0, CLUBS), 0, card(12, SPADES)])
+    assert pays(odd_chip=ODD_CHIP_POSITION, **kw) == [2.0, 2.0, 3.0, 3.0]
+    assert pays(odd_chip=ODD_CHIP_SUIT, **kw) == [3.0, 2.0, 2.0, 3.0]
+
 # ------------------------------------------------------------------ 0.1 activity
 
 
