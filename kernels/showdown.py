@@ -27,6 +27,8 @@ import math
 import numpy as np
 from numba import njit
 
+from .ranking import low_bit
+
 # split_mode
 SPLIT_DECLARE = 0
 SPLIT_CARDS_SPEAK = 1
@@ -62,6 +64,15 @@ def _has(mask, s):
 
 
 @njit(cache=True, inline="always")
+def _first(mask):
+    """The lowest seat of a non-empty seat set. The loops below walk a set's seats
+    with it, lowest first (the order of ``range(n)``), instead of testing every
+    seat: LLVM vectorises a loop over ``range(n)`` into masked vector code several
+    times the size, for tables of at most a few seats."""
+    return np.int64(low_bit(mask))
+
+
+@njit(cache=True, inline="always")
 def _count(mask):
     k = 0
     while mask != 0:
@@ -75,25 +86,31 @@ def _top_high(mask, high, high_natural, natural_beats_wild):
     """Seats of ``mask`` holding the best high hand (ties kept). With
     ``natural_beats_wild``, a natural hand tied on the best strength beats the
     wild ones: if any tied hand is natural, only the natural ones remain."""
-    n = high.shape[0]
-    found = False
-    best = high[0]
-    for s in range(n):
-        if _has(mask, s) and (not found or high[s] > best):
-            best = high[s]
-            found = True
     top = np.int64(0)
-    if not found:
+    if mask == 0:
         return top
+    best = high[_first(mask)]
+    rest = mask
+    while rest != 0:
+        s = _first(rest)
+        rest &= rest - 1
+        if high[s] > best:
+            best = high[s]
     any_natural = False
-    for s in range(n):
-        if _has(mask, s) and high[s] == best:
+    rest = mask
+    while rest != 0:
+        s = _first(rest)
+        rest &= rest - 1
+        if high[s] == best:
             top |= np.int64(1) << s
             if high_natural[s]:
                 any_natural = True
     if natural_beats_wild and any_natural:
-        for s in range(n):
-            if _has(top, s) and not high_natural[s]:
+        rest = top
+        while rest != 0:
+            s = _first(rest)
+            rest &= rest - 1
+            if not high_natural[s]:
                 top &= ~(np.int64(1) << s)
     return top
 
@@ -102,16 +119,21 @@ def _top_high(mask, high, high_natural, natural_beats_wild):
 def _top_low(mask, low):
     """Seats of ``mask`` holding the best qualifying low (ties kept); empty
     when no seat of ``mask`` has a low (strength 0)."""
-    n = low.shape[0]
     best = np.int64(0)
-    for s in range(n):
-        if _has(mask, s) and low[s] > best:
+    rest = mask
+    while rest != 0:
+        s = _first(rest)
+        rest &= rest - 1
+        if low[s] > best:
             best = low[s]
     top = np.int64(0)
     if best <= 0:
         return top
-    for s in range(n):
-        if _has(mask, s) and low[s] == best:
+    rest = mask
+    while rest != 0:
+        s = _first(rest)
+        rest &= rest - 1
+        if low[s] == best:
             top |= np.int64(1) << s
     return top
 
@@ -158,17 +180,20 @@ def _split(amount, frac, winners, pot, integer, use_suit, odd_cards, prefer_high
         return
     if integer:
         base = math.floor(amount / k)
-        for s in range(n):
-            if _has(winners, s):
-                payout[s] += base
-                share[s] += base / pot if pot > 0.0 else frac / k
+        rest = winners
+        while rest != 0:
+            s = _first(rest)
+            rest &= rest - 1
+            payout[s] += base
+            share[s] += base / pot if pot > 0.0 else frac / k
         rem = int(round(amount - base * k))
         given = np.int64(0)
         for _ in range(rem):
             pick = -1
-            for s in range(n):
-                if not _has(winners, s) or _has(given, s):
-                    continue
+            rest = winners & ~given
+            while rest != 0:
+                s = _first(rest)
+                rest &= rest - 1
                 if pick < 0 or _precedes(s, pick, use_suit, odd_cards, prefer_high, dealer, n):
                     pick = s
             given |= np.int64(1) << pick
@@ -177,10 +202,12 @@ def _split(amount, frac, winners, pot, integer, use_suit, odd_cards, prefer_high
                 share[pick] += 1.0 / pot
     else:
         each = amount / k
-        for s in range(n):
-            if _has(winners, s):
-                payout[s] += each
-                share[s] += frac / k
+        rest = winners
+        while rest != 0:
+            s = _first(rest)
+            rest &= rest - 1
+            payout[s] += each
+            share[s] += frac / k
 
 
 @njit(cache=True, inline="always")
@@ -284,10 +311,9 @@ def settle(active, high, low, declared, pot, dealer,
     if n_active == 0:
         return pot
     if n_active == 1:
-        for s in range(n):
-            if _has(act, s):
-                payout[s] = pot
-                high_share[s] = 1.0
+        s = _first(act)
+        payout[s] = pot
+        high_share[s] = 1.0
         return 0.0
 
     # Each mode finds the winners of each side; one ``_divide`` pays them (it is
@@ -299,9 +325,11 @@ def settle(active, high, low, declared, pot, dealer,
         if split_mode == SPLIT_CARDS_SPEAK:
             wl = _top_low(act, low)
         elif split_mode == SPLIT_HIGH_AND_RIGHT_NEIGHBOUR:
-            for s in range(n):
-                if _has(wh, s):
-                    wl |= np.int64(1) << _right_neighbour(act, s, n)
+            rest = wh
+            while rest != 0:
+                s = _first(rest)
+                rest &= rest - 1
+                wl |= np.int64(1) << _right_neighbour(act, s, n)
             suit_low = False  # the neighbours' half is split by position whatever odd_chip says
         elif split_mode != SPLIT_HIGH_ONLY:
             raise ValueError("settle: unknown split_mode")
@@ -310,9 +338,10 @@ def settle(active, high, low, declared, pot, dealer,
         hc = np.int64(0)
         lc = np.int64(0)
         both = np.int64(0)
-        for s in range(n):
-            if not _has(act, s):
-                continue
+        rest = act
+        while rest != 0:
+            s = _first(rest)
+            rest &= rest - 1
             d = declared[s]
             bit = np.int64(1) << s
             if d == DECLARE_HIGH or d == DECLARE_BOTH:
@@ -326,9 +355,10 @@ def settle(active, high, low, declared, pot, dealer,
         top_h = _top_high(hc, high, high_natural, natural_beats_wild)
         top_l = _top_low(lc, low)
         failed = np.int64(0)
-        for s in range(n):
-            if not _has(both, s):
-                continue
+        rest = both
+        while rest != 0:
+            s = _first(rest)
+            rest &= rest - 1
             bit = np.int64(1) << s
             if both_must_win_outright:
                 ok = top_h == bit and top_l == bit
