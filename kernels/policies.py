@@ -221,11 +221,12 @@ def low_card_count(natural, low_max):
     r1 = rank_sets(natural)[0]
     if 1 <= low_max <= 13:
         return popcount(_low_value_set(r1) & ((np.int64(1) << low_max) - 1))
-    n = 0
-    for v in range(1, low_max + 1):
-        r = 12 if v == 1 else v - 2
-        n += (r1 >> r) & 1
-    return n
+    if low_max < 1:
+        return 0
+    # Above 13 the values go on past the king (14 is the ace's rank again, then
+    # ranks no card has), as counting them one by one did, without a loop LLVM
+    # would turn into vector code.
+    return ((r1 >> 12) & 1) + popcount(r1)
 
 
 @njit(cache=True, inline="always")
@@ -290,15 +291,19 @@ def declare(policy, high, low, opponents_up, n_opponents, earlier, n_earlier, la
     if low > 0 and low >> CAT_SHIFT == LOW_NO_PAIR:
         top = 14 - ((low >> 16) & 0xF)
     want_low = top <= policy[DECLARE_LOW_TOP]
+    # The loops stop at the first seat that settles them (LLVM had turned each into
+    # vector code several times its size, the largest function of the pot games).
     if want_low and policy[FEAR_VISIBLE_LOW] > 0:
         for i in range(n_opponents):
             if low_card_count(opponents_up[i], top - 1) >= 4:
                 want_low = False
+                break
     if policy[SEQUENTIAL_GRAB] > 0 and last_to_declare and low > 0 and n_earlier > 0:
         contested = False
         for i in range(n_earlier):
             if earlier[i] != DECLARE_HIGH:
                 contested = True
+                break
         if not contested:
             want_low = True
     if want_low:

@@ -103,8 +103,9 @@ def test_the_policies_card_gains_are_the_two_values_difference(cards, wilds, dra
     assert low_gain(natural, wilds, b, low_max) == \
         low_value(natural | b, wilds, low_max) - low_value(natural, wilds, low_max)
     ranks = {c >> 2 for c in hand}
-    assert low_card_count(natural, low_max) == sum(1 for v in range(1, low_max + 1)
-                                                    if (12 if v == 1 else v - 2) in ranks)
+    for limit in (low_max, -1, 0, low_max + 6, 40):  # and limits no policy sets, counted the same way
+        assert low_card_count(natural, limit) == sum(1 for v in range(1, limit + 1)
+                                                     if (12 if v == 1 else v - 2) in ranks)
 
 
 @settings(max_examples=500, deadline=None)
