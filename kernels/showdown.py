@@ -83,37 +83,50 @@ def _count(mask):
     return k
 
 
+@njit(cache=True)
+def _max_over(mask, values, least):
+    """The largest of ``least`` and the ``values`` of the seats of ``mask``."""
+    best = least
+    rest = mask
+    while rest != 0:
+        s = _first(rest)
+        rest &= rest - 1
+        if values[s] > best:
+            best = values[s]
+    return best
+
+
+@njit(cache=True)
+def _seats_at(mask, values, value):
+    """The seats of ``mask`` whose value is ``value``."""
+    seats = np.int64(0)
+    rest = mask
+    while rest != 0:
+        s = _first(rest)
+        rest &= rest - 1
+        if values[s] == value:
+            seats |= np.int64(1) << s
+    return seats
+
+
 @njit(cache=True, inline="always")
 def _top_high(mask, high, high_natural, natural_beats_wild):
     """Seats of ``mask`` holding the best high hand (ties kept). With
     ``natural_beats_wild``, a natural hand tied on the best strength beats the
     wild ones: if any tied hand is natural, only the natural ones remain."""
-    top = np.int64(0)
     if mask == 0:
-        return top
-    best = high[_first(mask)]
-    rest = mask
-    while rest != 0:
-        s = _first(rest)
-        rest &= rest - 1
-        if high[s] > best:
-            best = high[s]
-    any_natural = False
-    rest = mask
-    while rest != 0:
-        s = _first(rest)
-        rest &= rest - 1
-        if high[s] == best:
-            top |= np.int64(1) << s
-            if high_natural[s]:
-                any_natural = True
-    if natural_beats_wild and any_natural:
+        return np.int64(0)
+    top = _seats_at(mask, high, _max_over(mask, high, high[_first(mask)]))
+    if natural_beats_wild:
+        naturals = np.int64(0)
         rest = top
         while rest != 0:
             s = _first(rest)
             rest &= rest - 1
-            if not high_natural[s]:
-                top &= ~(np.int64(1) << s)
+            if high_natural[s]:
+                naturals |= np.int64(1) << s
+        if naturals != 0:
+            top = naturals
     return top
 
 
@@ -121,23 +134,10 @@ def _top_high(mask, high, high_natural, natural_beats_wild):
 def _top_low(mask, low):
     """Seats of ``mask`` holding the best qualifying low (ties kept); empty
     when no seat of ``mask`` has a low (strength 0)."""
-    best = np.int64(0)
-    rest = mask
-    while rest != 0:
-        s = _first(rest)
-        rest &= rest - 1
-        if low[s] > best:
-            best = low[s]
-    top = np.int64(0)
+    best = _max_over(mask, low, np.int64(0))
     if best <= 0:
-        return top
-    rest = mask
-    while rest != 0:
-        s = _first(rest)
-        rest &= rest - 1
-        if low[s] == best:
-            top |= np.int64(1) << s
-    return top
+        return np.int64(0)
+    return _seats_at(mask, low, best)
 
 
 @njit(cache=True)
