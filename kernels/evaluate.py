@@ -103,26 +103,26 @@ def eval_tables():
     return np.ascontiguousarray(packed)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def high_at(t, slot):
     """The high table's value at a slot (``rank_slot``)."""
     return t[T_HIGH + slot]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def low_at(t, slot):
     """The low table's value at a slot (``rank_slot``)."""
     return t[T_LOW + slot]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def high_wild_at(t, slot):
     """The best high of the slot's rank multiset (at most six cards) plus one wild
     card that makes no five of a kind."""
     return t[T_HIGH_WILD + slot]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def flush_at(t, ranks):
     """The flush table's value for a 13-bit rank set."""
     return t[T_FLUSH + ranks]
@@ -131,14 +131,14 @@ def flush_at(t, ranks):
 # --------------------------------------------------------------------- hashed path
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def rank_slot(t, key):
     """Table index of the rank part of a hand key."""
     rk = np.uint32(key)
     return (rk & np.uint32(ROW_MASK)) + t[T_OFFSETS + (rk >> np.uint32(ROW_SHIFT))]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def flush_suit(key):
     """The suit holding five or more cards of a key that passed the flush check."""
     f = (key >> _SUIT_COUNTER_SHIFT) & np.uint64(0x8888)
@@ -236,7 +236,7 @@ def low_hashed(t, codes, n):
 # ----------------------------------------------------------------------- mask path
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def rank_sets(mask):
     """``(r1, r2, r3, r4)`` of a card mask: ranks held at least 1, 2, 3, 4 times."""
     s0 = np.int64(mask & np.uint64(0x1FFF))
@@ -287,7 +287,7 @@ def _best_rank_only_wild(r1, r2, r3, r4, w):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _count(r1, r2, r3, r4, r):
     return ((r1 >> r) & 1) + ((r2 >> r) & 1) + ((r3 >> r) & 1) + ((r4 >> r) & 1)
 
@@ -438,7 +438,7 @@ def low_mask(natural, w):
     return low_from_rank_sets(r1, r2, r3, r4)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def qualify(low, threshold):
     return low if low >= threshold else 0
 
