@@ -56,19 +56,19 @@ AIM_LOW = 1
 AIM_ADAPTIVE = 2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def strength_value(strength):
     """A high strength as a float: slot plus the top two ranks as fractions."""
     return (strength >> CAT_SHIFT) + ((strength >> 16) & 0xF) / 16.0 + ((strength >> 12) & 0xF) / 256.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def draw_bonus(natural, w):
     """Flush and straight draw potential of a partial hand, in category units."""
     return _draw_bonus_of(_longest_suit(natural), rank_sets(natural)[0], w)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _suit_length(natural, suit):
     return popcount((natural >> np.uint64(16 * suit)) & np.uint64(0x1FFF))
 
@@ -94,13 +94,13 @@ def _longest_runs():
 LONGEST_RUN = _longest_runs()
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _draw_bonus_of(best_suit, r1, w):
     """``draw_bonus`` from the hand's longest suit and its set of ranks held."""
     return _draw_bonus_from(best_suit, np.int64(LONGEST_RUN[(r1 << 1) | ((r1 >> 12) & 1)]), w)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _draw_bonus_from(best_suit, best_run, w):
     return 0.1 * max(0, best_suit + w - 2) + 0.08 * max(0, best_run + w - 2)
 
@@ -117,7 +117,7 @@ def high_value(t, natural, w, draw_weight):
     return strength_value(strength) + draw_weight * draw_bonus(natural, w)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _low_value_set(r1):
     """A rank set (bit 0: the 2 .. bit 12: the ace) as the set of low values it
     holds: bit ``v - 1`` for value ``v``, ace 1, 2 .. king 13."""
