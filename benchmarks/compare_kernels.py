@@ -40,6 +40,23 @@ ROOT = Path(__file__).resolve().parent.parent
 CACHE = Path(__file__).resolve().parent / ".compare"
 
 
+@contextlib.contextmanager
+def numba_cache_dir(path):
+    """numba's cache folder is ``path`` for the dispatchers made meanwhile.
+
+    Each side's game module, ``play`` and batch driver are made lazily, at its first
+    run; made under the other side's folder, the working tree's would be cached
+    without the hash of its sources, and numba, which checks only the file of the
+    function it caches, would load a ``play`` compiled before an edit to, say,
+    ``kernels/policies.py``."""
+    saved = numba_config.CACHE_DIR
+    numba_config.CACHE_DIR = path
+    try:
+        yield
+    finally:
+        numba_config.CACHE_DIR = saved
+
+
 def kernels_at(rev):
     """The ``kernels`` package of commit ``rev``, imported as ``kernels_<commit>``."""
     sha = subprocess.run(["git", "rev-parse", "--short=10", rev], cwd=ROOT, capture_output=True, text=True)
@@ -57,32 +74,11 @@ def kernels_at(rev):
     # numba reads CACHE_DIR as each dispatcher is made. The revision's package
     # (from d544ebb on) points it at a folder named by its sources' hash; an older
     # one gets a folder of its own here. The caller's setting is put back.
-    tree_dir = numba_config.CACHE_DIR
-    numba_config.CACHE_DIR = str(home / "numba-cache")
-    try:
+    with numba_cache_dir(str(home / "numba-cache")):
         engine = importlib.import_module(f"{name}.engine")
         evaluate = importlib.import_module(f"{name}.evaluate")
         rev_dir = numba_config.CACHE_DIR
-    finally:
-        numba_config.CACHE_DIR = tree_dir
     return sha, engine, evaluate, rev_dir
-
-
-@contextlib.contextmanager
-def numba_cache_dir(path):
-    """numba's cache folder is ``path`` for the dispatchers made meanwhile.
-
-    Each side's game module, ``play`` and batch driver are made lazily, at its first
-    run; made under the other side's folder, the working tree's would be cached
-    without the hash of its sources, and numba, which checks only the file of the
-    function it caches, would load a ``play`` compiled before an edit to, say,
-    ``kernels/policies.py``."""
-    saved = numba_config.CACHE_DIR
-    numba_config.CACHE_DIR = path
-    try:
-        yield
-    finally:
-        numba_config.CACHE_DIR = saved
 
 
 def game_kernels(engine, game):

@@ -29,7 +29,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .ranking import low_bit
+from .ranking import low_bit, popcount
 
 # split_mode
 SPLIT_DECLARE = 0
@@ -72,15 +72,6 @@ def _first(mask):
     seat: LLVM vectorises a loop over ``range(n)`` into masked vector code several
     times the size, for tables of at most a few seats."""
     return np.int64(low_bit(mask))
-
-
-@njit(cache=True)
-def _count(mask):
-    k = 0
-    while mask != 0:
-        mask &= mask - 1
-        k += 1
-    return k
 
 
 @njit(cache=True)
@@ -177,7 +168,7 @@ def _split(amount, frac, winners, pot, integer, use_suit, odd_cards, prefer_high
     ``winners``. In integer mode each winner gets ``floor(amount/k)`` chips and
     the ``amount mod k`` odd chips go one per winner in odd-chip order."""
     n = payout.shape[0]
-    k = _count(winners)
+    k = popcount(winners)
     if k == 0:
         return
     if integer:
@@ -309,7 +300,7 @@ def settle(active, high, low, declared, pot, dealer,
     for s in range(n):
         if active[s]:
             act |= np.int64(1) << s
-    n_active = _count(act)
+    n_active = popcount(act)
     if n_active == 0:
         return pot
     if n_active == 1:

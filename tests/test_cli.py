@@ -26,32 +26,28 @@ def test_hand_table():
     assert "J-T-9-2-A" in lines[2] and lines[2].endswith("Js Ts 9s 2c As")
 
 
-LOADED_GAMES = """
-import sys
+# Runs a command in a fresh interpreter, then prints which game kernels modules (and
+# the engine and registry) it imported and whether it imported pandas.
+LOADED_BY = """
+import json, sys
 from analyzer.cli import main
 main(sys.argv[1:])
-print(sorted(m for m in sys.modules if m.startswith("kernels.games") or m in ("kernels.engine", "analyzer.variants")))
+print(json.dumps({"kernels": sorted(m for m in sys.modules if m.startswith("kernels.games.")
+                                    or m in ("kernels.engine", "analyzer.variants")),
+                  "pandas": "pandas" in sys.modules}))
 """
 
 
 def test_a_command_that_plays_no_game_loads_no_game_kernels():
     # The start-up cost of ``wantit hand``: each game module compiles or loads dozens
     # of kernels, and the command line's flags must not need them.
-    proc = subprocess.run([sys.executable, "-c", LOADED_GAMES, "hand", "As Ks Qs Js Ts 9s 2c"],
+    proc = subprocess.run([sys.executable, "-c", LOADED_BY, "hand", "As Ks Qs Js Ts 9s 2c"],
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.splitlines()[-1] == "[]"
-    proc = subprocess.run([sys.executable, "-c", LOADED_GAMES, "variants"], capture_output=True, text=True)
-    assert "'kernels.engine'" in proc.stdout.splitlines()[-1]  # the probe sees a command that does load them
-
-
-LOADED_BY_A_QUERY = """
-import json, sys
-from analyzer.cli import main
-main(sys.argv[1:])
-print(json.dumps({"games": sorted(m for m in sys.modules if m.startswith("kernels.games.")),
-                  "pandas": "pandas" in sys.modules}))
-"""
+    assert json.loads(proc.stdout.splitlines()[-1])["kernels"] == []
+    proc = subprocess.run([sys.executable, "-c", LOADED_BY, "variants"], capture_output=True, text=True)
+    # the probe sees a command that does load them
+    assert "kernels.engine" in json.loads(proc.stdout.splitlines()[-1])["kernels"]
 
 
 @pytest.mark.parametrize("game", ["train_wreck", "selection"])
@@ -62,12 +58,12 @@ def test_a_query_about_one_game_loads_that_game_s_kernels_only_and_no_pandas(gam
     args = {"train_wreck": ["equity", "train_wreck", "--state", "examples/train_wreck.toml", "--max-deals", "2000"],
             "selection": ["equity", "selection", "-n", "1", "--hole", "0=As Kh Qd 2c 3c 4c 5c",
                           "--max-deals", "20"]}[game]
-    proc = subprocess.run([sys.executable, "-c", LOADED_BY_A_QUERY, *args], capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, "-c", LOADED_BY, *args], capture_output=True, text=True,
                           cwd=Path(__file__).parents[1])
     assert proc.returncode == 0, proc.stderr
     loaded = json.loads(proc.stdout.splitlines()[-1])
     games = {f"kernels.games.{g}" for g in ("selection_rejection", "do_ya", "anaconda", "train_wreck", "selection")}
-    assert games & set(loaded["games"]) == {f"kernels.games.{game}"}
+    assert games & set(loaded["kernels"]) == {f"kernels.games.{game}"}
     assert not loaded["pandas"]
 
 
