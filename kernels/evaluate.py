@@ -11,7 +11,9 @@ Two paths give the same strengths:
 Every function takes the tables as its first argument ``t``: one ``uint32`` array
 (``eval_tables``) holding the flush table, the row offsets of the perfect hash and
 the high, low and high-with-a-wild tables, read through ``rank_slot`` /
-``high_at`` / ``low_at`` / ``high_wild_at`` / ``flush_at``. One plain array, not a
+``high_at`` / ``low_at`` / ``high_wild_at`` / ``flush_at``, then the seven-card
+tables that only the batch kernels read (``seven_slot``, through the array's
+``uint16`` view for the 16-bit row offsets). One plain array, not a
 tuple of arrays: numba updates the reference count of every array in a tuple
 argument on each call that is not inlined (about 50 ns for five arrays, measured),
 and the game kernels make many such calls per deal. The card keys are a constant
@@ -49,10 +51,15 @@ from .tables import (
     FLUSH_CHECK,
     INITIAL_KEY,
     N_ROWS,
+    N_SEVEN_ROWS,
+    N_SEVEN_SLOTS,
     N_SLOTS,
     RANK_MULTIPLIERS,
     ROW_MASK,
     ROW_SHIFT,
+    SEVEN_ROW_MASK,
+    SEVEN_ROW_SHIFT,
+    SEVEN_STEP,
     SUIT_COUNTER_SHIFT,
     card_keys,
     load_tables,
@@ -82,7 +89,10 @@ T_OFFSETS = T_FLUSH + FLUSH_SIZE
 T_HIGH = T_OFFSETS + N_ROWS
 T_LOW = T_HIGH + N_SLOTS
 T_HIGH_WILD = T_LOW + N_SLOTS
-T_SIZE = T_HIGH_WILD + N_SLOTS
+T_SEVEN_OFFSETS = T_HIGH_WILD + N_SLOTS  # 16-bit offsets, two a word: read through a uint16 view
+T_SEVEN_HIGH = T_SEVEN_OFFSETS + (N_SEVEN_ROWS + 1) // 2
+T_SEVEN_LOW = T_SEVEN_HIGH + N_SEVEN_SLOTS
+T_SIZE = T_SEVEN_LOW + N_SEVEN_SLOTS
 
 ROYAL_FLUSH_STRENGTH = pack(STRAIGHT_FLUSH, 13, 12, 11, 10, 9)
 LOW_ORDER = np.array([12, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], dtype=np.int64)
@@ -93,11 +103,17 @@ def eval_tables():
     """The shipped lookup tables packed into the one ``uint32`` array every
     evaluator takes (see the module docstring)."""
     t = load_tables()
-    parts = [t["flush"], t["offsets"], t["high"], t["low"], t["high_wild"]]
+    parts = [t["flush"], t["offsets"], t["high"], t["low"], t["high_wild"], t["seven_offsets"], t["seven_high"],
+             t["seven_low"]]
     if (not np.array_equal(t["card_keys"], CARD_KEYS)
-            or [p.shape[0] for p in parts] != [FLUSH_SIZE, N_ROWS, N_SLOTS, N_SLOTS, N_SLOTS]):
+            or [p.shape[0] for p in parts] != [FLUSH_SIZE, N_ROWS, N_SLOTS, N_SLOTS, N_SLOTS, N_SEVEN_ROWS,
+                                               N_SEVEN_SLOTS, N_SEVEN_SLOTS]):
         raise RuntimeError("kernels/data/eval_tables.npz does not match kernels/tables.py: rebuild it with "
-                           "python -m kernels.tables and set N_ROWS and N_SLOTS to the sizes it prints")
+                           "python -m kernels.tables and set N_ROWS, N_SLOTS, N_SEVEN_ROWS and N_SEVEN_SLOTS "
+                           "to the sizes it prints")
+    halves = np.zeros(2 * ((N_SEVEN_ROWS + 1) // 2), np.uint16)
+    halves[:N_SEVEN_ROWS] = t["seven_offsets"]
+    parts[5] = halves.view(np.uint32)  # read back through the same view, whatever the byte order
     packed = np.concatenate(parts).astype(np.uint32)
     assert packed.shape[0] == T_SIZE
     return np.ascontiguousarray(packed)
@@ -136,6 +152,15 @@ def rank_slot(t, key):
     """Table index of the rank part of a hand key."""
     rk = np.uint32(key)
     return (rk & np.uint32(ROW_MASK)) + t[T_OFFSETS + (rk >> np.uint32(ROW_SHIFT))]
+
+
+@njit(cache=True)
+def seven_slot(halves, key):
+    """Slot of a seven-card hand's key in the seven-card tables; ``halves`` is
+    the tables' ``uint16`` view (``t.view(np.uint16)``)."""
+    rk = np.uint32(key)
+    row = rk >> np.uint32(SEVEN_ROW_SHIFT)
+    return (rk & np.uint32(SEVEN_ROW_MASK)) + SEVEN_STEP * halves[2 * T_SEVEN_OFFSETS + row]
 
 
 @njit(cache=True)
@@ -499,19 +524,20 @@ def _suit_ranks7(suit, c0, c1, c2, c3, c4, c5, c6):
 
 
 @njit(cache=True, inline="always")
-def _high7(t, c0, c1, c2, c3, c4, c5, c6):
-    """High strength of seven distinct real cards."""
+def _high7(t, halves, c0, c1, c2, c3, c4, c5, c6):
+    """High strength of seven distinct real cards, from the seven-card tables
+    (``halves``: ``t.view(np.uint16)``)."""
     key = _key7(c0, c1, c2, c3, c4, c5, c6)
-    value = high_at(t, rank_slot(t, key))
+    value = t[T_SEVEN_HIGH + seven_slot(halves, key)]
     if key & FLUSH_CHECK:
         value = flush_at(t, _suit_ranks7(flush_suit(key), c0, c1, c2, c3, c4, c5, c6))
     return value
 
 
 @njit(cache=True, inline="always")
-def _low7(t, c0, c1, c2, c3, c4, c5, c6):
-    """Ace-to-five low strength of seven real cards."""
-    return low_at(t, rank_slot(t, _key7(c0, c1, c2, c3, c4, c5, c6)))
+def _low7(t, halves, c0, c1, c2, c3, c4, c5, c6):
+    """Ace-to-five low strength of seven real cards, from the seven-card tables."""
+    return t[T_SEVEN_LOW + seven_slot(halves, _key7(c0, c1, c2, c3, c4, c5, c6))]
 
 
 @njit(cache=True, parallel=True)
@@ -519,8 +545,9 @@ def high_batch_hashed(t, cards, five_kind_position, out):
     """High strengths of a 2-D array of 5 to 7 real cards per row, no wilds, into ``out``."""
     n, k = cards.shape
     if k == 7:
+        halves = t.view(np.uint16)
         for i in prange(n):
-            out[i] = _high7(t, cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4], cards[i, 5],
+            out[i] = _high7(t, halves, cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4], cards[i, 5],
                             cards[i, 6])
     else:
         for i in prange(n):
@@ -537,8 +564,9 @@ def low_batch_hashed(t, cards, threshold, out):
     """Low strengths of a 2-D array of 5 to 7 real cards per row, no wilds, into ``out``."""
     n, k = cards.shape
     if k == 7:
+        halves = t.view(np.uint16)
         for i in prange(n):
-            out[i] = qualify(_low7(t, cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4], cards[i, 5],
+            out[i] = qualify(_low7(t, halves, cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4], cards[i, 5],
                                    cards[i, 6]), threshold)
     else:
         for i in prange(n):
@@ -588,11 +616,12 @@ def high_batch_checked(t, cards, five_kind_position, out):
     n, k = cards.shape
     bad = 0
     if k == 7:
+        halves = t.view(np.uint16)
         for i in prange(n):
             c0, c1, c2, c3 = cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3]
             c4, c5, c6 = cards[i, 4], cards[i, 5], cards[i, 6]
             if _ok7(c0, c1, c2, c3, c4, c5, c6):
-                out[i] = _high7(t, c0, c1, c2, c3, c4, c5, c6)
+                out[i] = _high7(t, halves, c0, c1, c2, c3, c4, c5, c6)
             else:
                 bad += 1
     else:
@@ -615,11 +644,12 @@ def low_batch_checked(t, cards, threshold, out):
     n, k = cards.shape
     bad = 0
     if k == 7:
+        halves = t.view(np.uint16)
         for i in prange(n):
             c0, c1, c2, c3 = cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3]
             c4, c5, c6 = cards[i, 4], cards[i, 5], cards[i, 6]
             if _ok7(c0, c1, c2, c3, c4, c5, c6):
-                out[i] = qualify(_low7(t, c0, c1, c2, c3, c4, c5, c6), threshold)
+                out[i] = qualify(_low7(t, halves, c0, c1, c2, c3, c4, c5, c6), threshold)
             else:
                 bad += 1
     else:

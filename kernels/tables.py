@@ -18,6 +18,13 @@ The design is a perfect hash over additive rank keys (as in OMPEval):
 The sparse rank keys (up to 18.4 million) are compressed by row displacement: key
 ``k`` lives at ``(k & ROW_MASK) + offsets[k >> ROW_SHIFT]``.
 
+Seven cards, the batch evaluators' common case, have tables of their own
+(``seven_*``): the same keys, displaced without the 27,000 multisets of fewer cards,
+so a seven-card hand's value lies in 278 KB rather than 483 KB, with 16-bit row
+offsets (35 KB rather than 140 KB). That fits the cache better: 7-card batches run
+about 1.15x as fast. The small tables, one row offset per row of ``2**SEVEN_ROW_SHIFT``
+keys, hold every other slot (``SEVEN_STEP``), so a 16-bit offset reaches the whole table.
+
 ``python -m kernels.tables`` rebuilds ``kernels/data/eval_tables.npz``.
 """
 
@@ -48,6 +55,12 @@ FLUSH_CHECK = np.uint64(0x8888 << SUIT_COUNTER_SHIFT)
 RANK_KEY_MASK = np.uint64(0xFFFFFFFF)
 ROW_SHIFT = 9
 ROW_MASK = (1 << ROW_SHIFT) - 1
+# The seven-card tables: slot (k & SEVEN_ROW_MASK) + SEVEN_STEP * seven_offsets[k >> SEVEN_ROW_SHIFT].
+N_SEVEN_ROWS = 17963
+N_SEVEN_SLOTS = 71171
+SEVEN_ROW_SHIFT = 10
+SEVEN_ROW_MASK = (1 << SEVEN_ROW_SHIFT) - 1
+SEVEN_STEP = 2
 
 DATA_FILE = Path(__file__).parent / "data" / "eval_tables.npz"
 
@@ -125,8 +138,9 @@ def _one_wild_values(multisets, keys, multipliers, offsets, high_table):
 
 
 @njit(cache=True)
-def _displace_rows(row_of, col_of, row_order, n_rows, row_width):
-    """First-fit row displacement; returns per-row offsets and the table size."""
+def _displace_rows(row_of, col_of, row_order, n_rows, row_width, step=1):
+    """First-fit row displacement, each offset a multiple of ``step``; returns
+    per-row offsets and the table size."""
     offsets = np.zeros(n_rows, np.int64)
     used = np.zeros(row_of.shape[0] * 4 + row_width, np.bool_)
     starts = np.zeros(n_rows + 1, np.int64)
@@ -153,7 +167,7 @@ def _displace_rows(row_of, col_of, row_order, n_rows, row_width):
                     break
             if ok:
                 break
-            off += 1
+            off += step
         offsets[r] = off
         for j in range(lo, hi):
             used[off + cols[j]] = True
@@ -169,25 +183,39 @@ def _flush_table():
     return table
 
 
+def _perfect_hash(keys, row_shift, step=1):
+    """Row displacement of ``keys``, fullest rows first: (per-row offsets, each
+    key's slot, table size)."""
+    rows = keys >> row_shift
+    cols = keys & ((1 << row_shift) - 1)
+    n_rows = int(rows.max()) + 1
+    per_row = np.bincount(rows, minlength=n_rows)
+    order = np.argsort(-per_row, kind="stable")
+    offsets, size = _displace_rows(rows, cols, order, n_rows, 1 << row_shift, step)
+    return offsets, cols + offsets[rows], size
+
+
 def build_tables():
     """Compute every table from the ranking rules (a few seconds)."""
     multisets = rank_multisets()
     keys, high, low = _rank_values(multisets, RANK_MULTIPLIERS)
     if len(np.unique(keys)) != len(keys):
         raise AssertionError("rank multipliers do not give unique keys")
-    rows = keys >> ROW_SHIFT
-    cols = keys & ROW_MASK
-    n_rows = int(rows.max()) + 1
-    per_row = np.bincount(rows, minlength=n_rows)
-    order = np.argsort(-per_row, kind="stable")
-    offsets, size = _displace_rows(rows, cols, order, n_rows, 1 << ROW_SHIFT)
-    slot = cols + offsets[rows]
+    offsets, slot, size = _perfect_hash(keys, ROW_SHIFT)
     high_table = np.zeros(size, np.uint32)
     low_table = np.zeros(size, np.uint32)
     high_table[slot] = high
     low_table[slot] = low
     high_wild_table = np.zeros(size, np.uint32)
     high_wild_table[slot] = _one_wild_values(multisets, keys, RANK_MULTIPLIERS, offsets, high_table)
+    seven = multisets.sum(axis=1) == MAX_HASHED_CARDS
+    seven_offsets, seven_slot, seven_size = _perfect_hash(keys[seven], SEVEN_ROW_SHIFT, SEVEN_STEP)
+    if seven_offsets.max() // SEVEN_STEP > np.iinfo(np.uint16).max:
+        raise AssertionError("a seven-card row offset does not fit 16 bits: raise SEVEN_STEP")
+    seven_high = np.zeros(seven_size, np.uint32)
+    seven_low = np.zeros(seven_size, np.uint32)
+    seven_high[seven_slot] = high[seven]
+    seven_low[seven_slot] = low[seven]
     return {
         "card_keys": card_keys(),
         "offsets": offsets.astype(np.uint32),
@@ -195,6 +223,9 @@ def build_tables():
         "low": low_table,
         "high_wild": high_wild_table,
         "flush": _flush_table(),
+        "seven_offsets": (seven_offsets // SEVEN_STEP).astype(np.uint16),
+        "seven_high": seven_high,
+        "seven_low": seven_low,
     }
 
 

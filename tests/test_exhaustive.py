@@ -10,7 +10,7 @@ import pytest
 from numba import njit
 
 from analyzer import Category, hand_category
-from kernels.evaluate import eval_tables, high_hashed, high_mask, low_hashed, low_mask
+from kernels.evaluate import _high7, _low7, eval_tables, high_hashed, high_mask, low_hashed, low_mask
 from kernels.cards import card_bit
 from kernels.ranking import CAT_SHIFT, LOW_NO_PAIR, low_qualifier_threshold
 
@@ -57,12 +57,16 @@ def _enumerate5(t):
 
 @njit(cache=True)
 def _enumerate7(t):
-    """Every 7-card hand: high strengths seen, low strengths seen, and counts."""
+    """Every 7-card hand through the batch kernels' seven-card tables: high
+    strengths seen, low strengths seen, counts, and the number of hands where the
+    general tables (``high_hashed`` / ``low_hashed``) disagree."""
+    halves = t.view(np.uint16)
     seen_high = np.zeros(1 << 24, np.bool_)
     low_counts = np.zeros(1 << 24, np.int64)
     slot_counts = np.zeros(16, np.int64)
     codes = np.empty(7, np.uint8)
     n = 0
+    mismatches = 0
     for a in range(52):
         codes[0] = a
         for b in range(a + 1, 52):
@@ -77,12 +81,15 @@ def _enumerate7(t):
                             codes[5] = f
                             for g in range(f + 1, 52):
                                 codes[6] = g
-                                h = high_hashed(t, codes, 7)
+                                h = _high7(t, halves, a, b, c, d, e, f, g)
+                                lo = _low7(t, halves, a, b, c, d, e, f, g)
+                                if h != high_hashed(t, codes, 7) or lo != low_hashed(t, codes, 7):
+                                    mismatches += 1
                                 seen_high[h] = True
                                 slot_counts[h >> CAT_SHIFT] += 1
-                                low_counts[low_hashed(t, codes, 7)] += 1
+                                low_counts[lo] += 1
                                 n += 1
-    return n, seen_high, low_counts, slot_counts
+    return n, seen_high, low_counts, slot_counts, mismatches
 
 
 @pytest.fixture(scope="module")
@@ -132,6 +139,7 @@ def test_royal_flushes(tables):
 
 @pytest.mark.slow
 def test_f2_seven_card_categories(seven):
+    assert seven[4] == 0  # the seven-card and the general tables agree on every hand
     by_cat = _slot_counts_by_category(seven[3])
     assert by_cat == F2
     assert sum(by_cat) == 133_784_560
@@ -139,7 +147,7 @@ def test_f2_seven_card_categories(seven):
 
 @pytest.mark.slow
 def test_f4_distinct_seven_card_values(seven):
-    n, seen_high, _, _ = seven
+    n, seen_high, _, _, _ = seven
     assert n == 133_784_560
     assert np.count_nonzero(seen_high) == 4_824
 
@@ -174,7 +182,7 @@ def test_f6_f7b_five_card_lows(five):
 
 @pytest.mark.slow
 def test_f7_seven_card_lows(seven):
-    n, _, low_counts, _ = seven
+    n, _, low_counts, _, _ = seven
     values = np.flatnonzero(low_counts)
     counts = low_counts[values]
     no_pair = (values >> CAT_SHIFT) == LOW_NO_PAIR
