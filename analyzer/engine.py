@@ -54,8 +54,8 @@ _LOADED = set()
 def _load(inp: Inputs, batch=False):
     """Load the game's kernels from numba's cache, or compile them the first time
     (saying so on a terminal: it takes a minute or more): those a fresh state needs
-    (``batch`` "state"), those of single deals (False), of batches (True) or of
-    equity sums ("sums"). Only what is used: each load is some milliseconds of a
+    (``batch`` "state"), those of single deals (False), of batches (True), of
+    equity sums ("sums") or of simulation totals ("totals"). Only what is used: each load is some milliseconds of a
     query's start-up."""
     key = (inp.game, batch)
     if key in _LOADED:
@@ -69,6 +69,8 @@ def _load(inp: Inputs, batch=False):
         E.game_play(inp.game)
         if batch == "sums":
             E._sums_runner()
+        elif batch == "totals":
+            E._totals_runner()
         elif batch:
             E._batch_runner()
         else:
@@ -169,6 +171,16 @@ def play_batch(inp: Inputs, start, seed, first, count, rotate_dealer=True, force
     E.play_batch(inp.game, _tables(), inp.rules, inp.params, inp.idata, inp.fdata, start, int(seed), int(first),
                  int(count), bool(rotate_dealer), out, forced=int(forced))
     return out
+
+
+def simulation_totals(inp: Inputs, start, seed, first, count, rotate_dealer=True, has_low=True) -> np.ndarray:
+    """The int64 totals of pot-game deals ``first .. first + count - 1`` from copies of
+    ``start``, one row per block of deals (``kernels.engine.simulation_totals``: per
+    seat the net and its square in parts, wins, scoops, declarations and final
+    hands; the carry, the winning hands and the deals without a low)."""
+    _load(inp, batch="totals")
+    return E.simulation_totals(inp.game, _tables(), inp.rules, inp.params, inp.idata, inp.fdata, start, int(seed),
+                               int(first), int(count), bool(rotate_dealer), bool(has_low), inp.result_layout.size)
 
 
 def equity_sums(inp: Inputs, start, seed, first, count, carried_in=0.0, ante=1.0):

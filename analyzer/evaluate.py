@@ -54,7 +54,7 @@ class Category(IntEnum):
 
 
 # Strength slot (kernels.ranking) -> Category.
-_SLOT_CATEGORY = np.array([-1, 0, 1, 2, 3, 4, 5, 6, 7, 9, 8, 9, 8], dtype=np.int64)
+_SLOT_CATEGORY = R.SLOT_CATEGORY
 
 _TABLES = None
 

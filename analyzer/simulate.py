@@ -14,12 +14,26 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from kernels.engine import (
+    BLOCK,
+    LOW_TOPS,
+    NET_SPLIT,
+    TOT_AA,
+    TOT_AB,
+    TOT_BB,
+    TOT_NET,
+    TOT_SCOOPS,
+    TOT_WINS_HIGH,
+    TOT_WINS_LOW,
+    totals_layout,
+)
 from kernels.games.common import R_ANTE, R_SPLIT_MODE, UNITS
+from kernels.ranking import N_CATEGORIES
 from kernels.showdown import DECLARE_BOTH, DECLARE_HIGH, DECLARE_LOW, SPLIT_CARDS_SPEAK, SPLIT_DECLARE
 
 from .errors import WantitError
-from .engine import Inputs, new_state, play_batch
-from .evaluate import Category, hand_category
+from .engine import Inputs, new_state, simulation_totals
+from .evaluate import Category
 from .runs import check_run, check_target_se, resume, run_chunks, whole
 from .text import fit_frame, wrap_items, wrap_line
 from .variants import Variant, get_variant
@@ -27,8 +41,6 @@ from .variants import Variant, get_variant
 if TYPE_CHECKING:  # pandas is imported where a table is made, not with this module
     import pandas as pd
 
-N_CATEGORIES = len(Category)
-LOW_TOPS = 14  # a low's top card, 1 (ace) .. 13 (king)
 LOW_TOP_NAMES = {1: "A", 10: "T", 11: "J", 12: "Q", 13: "K"}
 
 # What each column of ``SimulationResult.seats`` means (``wantit simulate --help``, README).
@@ -77,6 +89,7 @@ def _seat_specs(variant, players, policies):
 
 
 SUM_ROWS = 1 << 20  # rows summed at a time in int64 (see exact_sums)
+SUM_BLOCKS = SUM_ROWS // BLOCK  # simulation_totals' blocks, likewise
 
 
 def exact_sums(x):
@@ -105,6 +118,10 @@ def exact_sums(x):
             total[c] += int(s1[c])
             squares[c] += (int(aa[c]) << 40) + (int(ab[c]) << 21) + int(bb[c])
     return total, squares
+
+
+def _counts(col, at, size):
+    return np.array(col[at:at + size], dtype=np.int64)
 
 
 @dataclass
@@ -145,38 +162,39 @@ class Totals:
     def done(self):
         return self.deals
 
-    def add(self, payout, paid, high_share, low_share, declared, high, carry, low=None):
-        units = np.rint(payout * UNITS).astype(np.int64)
-        paid_units = np.rint(paid * UNITS).astype(np.int64)
-        net = units - paid_units
-        pot = paid_units.sum(axis=1, keepdims=True)
-        net_sum, net_sq = exact_sums(net)
+    def add_blocks(self, blocks, deals, has_low):
+        """Add the ``engine.simulation_totals`` of a chunk of ``deals`` deals (int64, a
+        row per block of deals, summed exactly in Python ints)."""
+        n = self.players
+        col = [0] * blocks.shape[1]
+        for start in range(0, blocks.shape[0], SUM_BLOCKS):  # at most 2**20 deals summed in int64
+            for c, v in enumerate(blocks[start:start + SUM_BLOCKS].sum(axis=0).tolist()):
+                col[c] += v
+        declared_at, categories_at, carry_at, winning_high_at, winning_low_at, no_low_at, bad_at, _ = \
+            totals_layout(n)
+        if col[bad_at]:
+            raise WantitError("not every value is a high-hand strength")
+
+        def seats(group):
+            return col[group * n:(group + 1) * n]
+
+        squares = [(aa << 2 * NET_SPLIT) + (ab << NET_SPLIT + 1) + bb
+                   for aa, ab, bb in zip(seats(TOT_AA), seats(TOT_AB), seats(TOT_BB))]
         new = {
-            "deals": self.deals + payout.shape[0],
-            "net": [a + b for a, b in zip(self.net, net_sum)],
-            "net_sq": [a + b for a, b in zip(self.net_sq, net_sq)],
-            "wins_high": self.wins_high + (high_share > 0).sum(axis=0),
-            "wins_low": self.wins_low + (low_share > 0).sum(axis=0),
-            "scoops": self.scoops + (units == pot).sum(axis=0),
-            "declared": self.declared.copy(),
-            "categories": self.categories.copy(),
-            "carry": self.carry + int(np.rint(carry * UNITS).sum()),
+            "deals": self.deals + deals,
+            "net": [a + b for a, b in zip(self.net, seats(TOT_NET))],
+            "net_sq": [a + b for a, b in zip(self.net_sq, squares)],
+            "wins_high": self.wins_high + seats(TOT_WINS_HIGH),
+            "wins_low": self.wins_low + seats(TOT_WINS_LOW),
+            "scoops": self.scoops + seats(TOT_SCOOPS),
+            "declared": self.declared + _counts(col, declared_at, 3 * n).reshape(n, 3),
+            "categories": self.categories + _counts(col, categories_at, N_CATEGORIES * n).reshape(n, N_CATEGORIES),
+            "carry": self.carry + col[carry_at],
+            "winning_high": self.winning_high + _counts(col, winning_high_at, N_CATEGORIES),
         }
-        for d in (DECLARE_HIGH, DECLARE_LOW, DECLARE_BOTH):
-            new["declared"][:, d] += (declared == d).sum(axis=0)
-        cats = hand_category(high)
-        for seat in range(self.players):
-            new["categories"][seat] += np.bincount(cats[:, seat], minlength=N_CATEGORIES)
-        # The winning hands: the best high among the seats sharing the high half, the
-        # best low among those sharing the low half (its top card), and no low at all.
-        won_high = np.where(high_share > 0, high, 0).max(axis=1)
-        won = won_high > 0
-        new["winning_high"] = self.winning_high + np.bincount(hand_category(won_high[won]), minlength=N_CATEGORIES)
-        if low is not None:
-            won_low = np.where(low_share > 0, low, 0).max(axis=1)
-            tops = 14 - ((won_low[won_low > 0] >> 16) & 0xF)
-            new["winning_low"] = self.winning_low + np.bincount(tops, minlength=LOW_TOPS)
-            new["no_low"] = self.no_low + int((low.max(axis=1) == 0).sum())
+        if has_low:
+            new["winning_low"] = self.winning_low + _counts(col, winning_low_at, LOW_TOPS)
+            new["no_low"] = self.no_low + col[no_low_at]
         self.__dict__.update(new)  # one call: an interrupt lands before or after it, never inside
 
     def to_dict(self):
@@ -382,16 +400,10 @@ def simulate(variant, players=None, policies=None, rules=None, deals=100_000, se
     totals = resume(checkpoint, settings, Totals, Totals(n), target=deals)
     inp = Inputs(v, n, rules_vec, policy_matrix)
     start = new_state(inp, dealer=n - 1)
-    res = v.result
     has_low = split_mode in (SPLIT_DECLARE, SPLIT_CARDS_SPEAK)
 
     def play_chunk(first, count):
-        out = play_batch(inp, start, seed, first, count, rotate_dealer)
-        col = {name: res.view(out, name)[:, :n] for name in ("payout", "paid", "high_share", "low_share",
-                                                               "declared", "high", "low")}
-        totals.add(col["payout"], col["paid"], col["high_share"], col["low_share"], col["declared"].astype(np.int64),
-                   col["high"].astype(np.int64), res.view(out, "carry")[:, 0],
-                   low=col["low"].astype(np.int64) if has_low else None)
+        totals.add_blocks(simulation_totals(inp, start, seed, first, count, rotate_dealer, has_low), count, has_low)
 
     def precise_enough(t):
         return target_se is not None and t.deals > 1 and ev_and_se(t, ante)[1].max() < float(target_se)

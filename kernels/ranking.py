@@ -39,6 +39,10 @@ FIVE_KIND_BELOW_SF = 9
 STRAIGHT_FLUSH = 10
 FIVE_KIND_ABOVE_SF = 11
 NATURAL_ROYAL = 12
+# The category (analyzer.Category: high card 0 .. straight flush 8, five of a kind 9)
+# of each slot; -1 for 0, which no high strength has.
+SLOT_CATEGORY = np.array([-1, 0, 1, 2, 3, 4, 5, 6, 7, 9, 8, 9, 8], dtype=np.int64)
+N_CATEGORIES = 10
 
 # Five-of-a-kind positions (RULES.md §0.4 option five_kind_position).
 FK_ABOVE_STRAIGHT_FLUSH = 0

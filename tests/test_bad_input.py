@@ -231,8 +231,8 @@ def _tripwire(*args, **kwargs):
 
 
 TRIPPED = (
-    (analyzer.engine, ("new_state", "play_state", "play_batch", "decision")),
-    (analyzer.simulate, ("new_state", "play_batch")),
+    (analyzer.engine, ("new_state", "play_state", "play_batch", "simulation_totals", "decision")),
+    (analyzer.simulate, ("new_state", "simulation_totals")),
     (analyzer.trace, ("new_state", "play_state")),
     (analyzer.selection, ("slot_par",)),
     (analyzer.evaluate, ("_tables", "check_hands")),

@@ -367,24 +367,77 @@ def test_ev_se_is_exact_at_the_largest_legal_stakes():
     assert (r.seats.ev_se > 0).all()
 
 
+@pytest.mark.parametrize("variant, rules, rotate", [
+    ("selection_rejection", None, True),
+    ("do_ya", {"split_mode": "cards_speak", "low_qualifier": 8}, True),
+    ("anaconda", None, False),
+    ("train_wreck", None, True),
+])
+def test_simulation_totals_are_the_sums_of_the_deals_result_rows(variant, rules, rotate):
+    """A simulation adds up the deals in the kernel (``simulation_totals``), keeping
+    no result rows: its totals are those of the same deals' rows (``play_batch``)
+    added up here deal by deal, in Python integers. 700 deals: two whole blocks of
+    the kernel's and a part of one."""
+    from analyzer.engine import simulation_totals
+    from analyzer.simulate import Totals
+
+    v = get_variant(variant)
+    n, deals, seed = 5, 700, 12
+    inp = Inputs(v, n, v.rules_vector(rules), np.stack([v.policy_vector("heuristic")] * n))
+    start = new_state(inp, dealer=n - 1)
+    has_low = int(inp.rules[C.R_SPLIT_MODE]) in (0, 1)  # declare, cards speak
+    got = Totals(n)
+    got.add_blocks(simulation_totals(inp, start, seed, 0, deals, rotate, has_low), deals, has_low)
+    rows = engine_batch(inp, start, seed, 0, deals, rotate_dealer=rotate)
+    want = Totals(n)
+    want.deals = deals
+    for row in rows:
+        col = {name: v.result.view(row[None], name)[0, :n] for name in
+               ("payout", "paid", "high_share", "low_share", "declared", "high", "low")}
+        units = [int(round(x * C.UNITS)) for x in col["payout"]]
+        paid = [int(round(x * C.UNITS)) for x in col["paid"]]
+        for s in range(n):
+            net = units[s] - paid[s]
+            want.net[s] += net
+            want.net_sq[s] += net * net
+            want.wins_high[s] += col["high_share"][s] > 0
+            want.wins_low[s] += col["low_share"][s] > 0
+            want.scoops[s] += units[s] == sum(paid)
+            if col["declared"][s] in (0, 1, 2):
+                want.declared[s, int(col["declared"][s])] += 1
+            want.categories[s, hand_category(int(col["high"][s]))] += 1
+        want.carry += int(round(v.result.view(row[None], "carry")[0, 0] * C.UNITS))
+        sharing = [int(h) for h, share in zip(col["high"], col["high_share"]) if share > 0]
+        if sharing:
+            want.winning_high[hand_category(max(sharing))] += 1
+        if has_low:
+            lows = [int(lo) for lo, share in zip(col["low"], col["low_share"]) if share > 0]
+            if lows and max(lows) > 0:
+                want.winning_low[14 - ((max(lows) >> 16) & 0xF)] += 1
+            want.no_low += max(col["low"]) == 0
+    assert got.to_dict() == want.to_dict()
+    assert got.categories.sum() == n * deals and (got.winning_low.sum() > 0) == has_low
+    assert got.categories.shape[1] == len(Category)  # the kernel's categories are analyzer.Category
+
+
 def test_an_interrupt_inside_the_totals_update_loses_the_chunk_whole(monkeypatch):
     """Ctrl-C landing while a chunk's totals are being added: the run keeps the
     chunks before it, entire, and its tables are those of an uninterrupted run of
     that many deals."""
     import analyzer.simulate as S
 
-    real = S.hand_category
+    real = S._counts
     calls = {"n": 0}
 
-    def interrupting(strengths):
+    def interrupting(*args):
         calls["n"] += 1
-        if calls["n"] == 6:  # the third chunk's add, between its sums
+        if calls["n"] == 10:  # the third chunk's add (four count groups each), between its sums
             raise KeyboardInterrupt
-        return real(strengths)
+        return real(*args)
 
-    monkeypatch.setattr(S, "hand_category", interrupting)
+    monkeypatch.setattr(S, "_counts", interrupting)
     r = S.simulate("selection_rejection", deals=5000, seed=3, chunk=1000)
-    monkeypatch.setattr(S, "hand_category", real)
+    monkeypatch.setattr(S, "_counts", real)
     assert r.meta["interrupted"] and r.meta["deals"] == 2000
     full = S.simulate("selection_rejection", deals=2000, seed=3, chunk=1000)
     pd.testing.assert_frame_equal(r.seats, full.seats)
