@@ -10,9 +10,9 @@ Every pot game of ``analyzer.variants.VARIANTS`` (so a game added to the registr
 is picked up with no change here; the scored Selection has bench_selection.py) plays complete deals at 2, 4 and 7 players,
 with the same policy preset at every seat (``always_take``, the baseline, and
 ``heuristic``), at one numba thread and at all of them. The kernel entry point
-the engine's one batch driver (``kernels.engine.play_batch``) is called directly,
-as ``analyzer.simulate`` does, from a fresh deal's table state into preallocated
-result rows, on each variant's default rules.
+``analyzer.simulate`` plays through (``kernels.engine.simulation_totals``'s batch
+driver, which adds the deals up as it plays them) is called directly, from a fresh
+deal's table state into preallocated totals, on each variant's default rules.
 
 The "stud floor" is plain seven-card stud hi-lo with no decisions: the same
 random streams and lazy deck deal 7 cards to each player, every hand's high and
@@ -37,9 +37,9 @@ from analyzer.evaluate import _tables
 from analyzer.engine import new_state
 from analyzer.errors import WantitError
 from analyzer.variants import VARIANTS
-from kernels.engine import play_batch as engine_batch
+from kernels.engine import BLOCK, _totals_runner, game_play, totals_layout
 from kernels.evaluate import high_hashed, low_hashed
-from kernels.games.common import R_ANTE
+from kernels.games.common import R_ANTE, R_SPLIT_MODE
 from kernels.rng import draw, fill_deck, seed_stream
 from kernels.showdown import (
     ALL_FAILED_CARDS_SPEAK,
@@ -47,6 +47,7 @@ from kernels.showdown import (
     DECLARE_BOTH,
     ODD_CHIP_POSITION,
     SPLIT_CARDS_SPEAK,
+    SPLIT_DECLARE,
     settle,
 )
 
@@ -127,25 +128,29 @@ class Outputs:
         self.paid = np.zeros((deals, n))
         self.carry = np.zeros(deals)
         self.deals = deals
-        self._rows = {}
+        self.n = n
+        self._totals = None
 
-    def rows(self, width):
-        """The engine's packed result rows, ``width`` columns, one array per width."""
-        if width not in self._rows:
-            self._rows[width] = np.zeros((self.deals, width))
-        return self._rows[width]
+    def totals(self):
+        """The simulation totals' blocks (``kernels.engine.simulation_totals``)."""
+        if self._totals is None:
+            self._totals = np.zeros(((self.deals + BLOCK - 1) // BLOCK, totals_layout(self.n)[-1]), np.int64)
+        return self._totals
 
 
 def game_runner(t, v, preset, n, count, out):
-    """A no-argument call of the engine's batch driver for ``count`` deals of ``v``,
-    every seat ``preset``, from a fresh deal's table state."""
+    """A no-argument call of the batch driver ``analyzer.simulate`` plays through,
+    for ``count`` deals of ``v``, every seat ``preset``, from a fresh deal's table
+    state."""
     inp = v.inputs(n, policies=preset)
     start = new_state(inp)
-    rows = out.rows(v.result.size)
+    totals = out.totals()
+    has_low = int(inp.rules[R_SPLIT_MODE]) in (SPLIT_DECLARE, SPLIT_CARDS_SPEAK)
+    play, runner = game_play(inp.game), _totals_runner()
 
     def run():
-        engine_batch(inp.game, t, inp.rules, inp.params, inp.idata, inp.fdata, start, SEED, 0, count,
-                     ROTATE_DEALER, rows)
+        runner(play, t, inp.rules, inp.params, inp.idata, inp.fdata, start, SEED, 0, count, ROTATE_DEALER,
+               has_low, v.result.size, totals)
 
     return run
 
