@@ -186,16 +186,16 @@ def test_simulate_and_deal_errors(args, message):
 def test_an_interrupted_run_says_it_is_partial_and_exits_130(monkeypatch, capsys):
     import analyzer.simulate as S
 
-    real = S.hand_category
+    real = S._counts
     calls = {"n": 0}
 
-    def interrupting(strengths):
+    def interrupting(*args):
         calls["n"] += 1
-        if calls["n"] == 3:  # inside the second chunk's totals
+        if calls["n"] == 6:  # inside the second chunk's totals (four count groups each)
             raise KeyboardInterrupt
-        return real(strengths)
+        return real(*args)
 
-    monkeypatch.setattr(S, "hand_category", interrupting)
+    monkeypatch.setattr(S, "_counts", interrupting)
     with pytest.raises(SystemExit) as exc:
         main(["simulate", "sr", "-n", "3", "-d", "5000", "--chunk", "1000", "--format", "csv"])
     assert exc.value.code == 130
