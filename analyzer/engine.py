@@ -55,8 +55,8 @@ def _load(inp: Inputs, batch=False):
     """Load the game's kernels from numba's cache, or compile them the first time
     (saying so on a terminal: it takes a minute or more): those a fresh state needs
     (``batch`` "state"), those of single deals (False), of batches (True), of
-    equity sums ("sums") or of simulation totals ("totals"). Only what is used: each load is some milliseconds of a
-    query's start-up."""
+    equity sums ("sums") or of simulation totals ("totals"). Only what is used:
+    each load is some milliseconds of a query's start-up."""
     key = (inp.game, batch)
     if key in _LOADED:
         return

@@ -254,8 +254,8 @@ def new_actions():
 # card 1..13 of the best low taking a share of the low half (LOW_TOPS, only when the
 # deal has a low half), the deals where no seat held a low, and the high strengths
 # that are not a hand (a kernel's error, which the caller reports).
-TOT_NET, TOT_AA, TOT_AB, TOT_BB, TOT_WINS_HIGH, TOT_WINS_LOW, TOT_SCOOPS = range(7)  # times n
 TOT_SEAT_GROUPS = 7
+TOT_NET, TOT_AA, TOT_AB, TOT_BB, TOT_WINS_HIGH, TOT_WINS_LOW, TOT_SCOOPS = range(TOT_SEAT_GROUPS)  # times n
 LOW_TOPS = 14  # a low's top card, 1 (ace) .. 13 (king); 0 unused
 NET_SPLIT = 20
 
@@ -341,7 +341,7 @@ def _run_totals(play, t, rules, params, idata, fdata, start, seed, first, count,
                 acc[_category_column(won_high, winning_high_at, bad_at)] += 1
             if has_low:
                 if won_low > 0:
-                    acc[winning_low_at + 14 - ((won_low >> 16) & 0xF)] += 1
+                    acc[winning_low_at + 14 - ((won_low >> 16) & 0xF)] += 1  # its top card, ace 1
                 if best_low == 0:
                     acc[no_low_at] += 1
 

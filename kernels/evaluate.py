@@ -547,8 +547,8 @@ def high_batch_hashed(t, cards, five_kind_position, out):
     if k == 7:
         halves = t.view(np.uint16)
         for i in prange(n):
-            out[i] = _high7(t, halves, cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4], cards[i, 5],
-                            cards[i, 6])
+            out[i] = _high7(t, halves, cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4],
+                            cards[i, 5], cards[i, 6])
     else:
         for i in prange(n):
             out[i] = _high_of_row(t, cards, i, k)
@@ -566,8 +566,8 @@ def low_batch_hashed(t, cards, threshold, out):
     if k == 7:
         halves = t.view(np.uint16)
         for i in prange(n):
-            out[i] = qualify(_low7(t, halves, cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4], cards[i, 5],
-                                   cards[i, 6]), threshold)
+            out[i] = qualify(_low7(t, halves, cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4],
+                                   cards[i, 5], cards[i, 6]), threshold)
     else:
         for i in prange(n):
             out[i] = qualify(low_hashed(t, cards[i], k), threshold)
