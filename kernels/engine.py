@@ -167,17 +167,22 @@ SUM_SEAT_FIELDS = ("share", "share_sq", "net", "net_sq", "high", "low", "scoop")
 SUM_FIRST = 3
 
 
+@njit(cache=True, inline="always")
+def _block_arrays(start, rules, params, idata, fdata, width):
+    """A thread's private arrays for a block of deals (see ``play_batch``): a table
+    state, a stream, scratch, a result row of ``width``, an empty trace, and its
+    own copies of the inputs."""
+    return (np.empty_like(start), np.zeros(2, np.uint64), np.zeros(SCRATCH, np.int64), np.zeros(width, np.float64),
+            np.zeros((0, TRACE_WIDTH), np.int64), rules.copy(), params.copy(), idata.copy(), fdata.copy())
+
+
 def _run_sums(play, t, rules, params, idata, fdata, start, seed, first, count, forced, carried_in, ante, width,
               sums):
     n = start[B.players]
     n_blocks = (count + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
-        st = np.empty_like(start)
-        stream = np.zeros(2, np.uint64)
-        scratch = np.zeros(SCRATCH, np.int64)
-        row = np.zeros(width, np.float64)
-        no_trace = np.zeros((0, TRACE_WIDTH), np.int64)
-        my_rules, my_params, my_idata, my_fdata = rules.copy(), params.copy(), idata.copy(), fdata.copy()
+        st, stream, scratch, row, no_trace, my_rules, my_params, my_idata, my_fdata = _block_arrays(
+            start, rules, params, idata, fdata, width)
         acc = sums[b]
         for i in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
             copy_state(st, start)
@@ -290,12 +295,8 @@ def _run_totals(play, t, rules, params, idata, fdata, start, seed, first, count,
     declared_at, categories_at, carry_at, winning_high_at, winning_low_at, no_low_at, bad_at, _ = totals_layout(n)
     n_blocks = (count + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
-        st = np.empty_like(start)
-        stream = np.zeros(2, np.uint64)
-        scratch = np.zeros(SCRATCH, np.int64)
-        row = np.zeros(width, np.float64)
-        no_trace = np.zeros((0, TRACE_WIDTH), np.int64)
-        my_rules, my_params, my_idata, my_fdata = rules.copy(), params.copy(), idata.copy(), fdata.copy()
+        st, stream, scratch, row, no_trace, my_rules, my_params, my_idata, my_fdata = _block_arrays(
+            start, rules, params, idata, fdata, width)
         acc = totals[b]
         for i in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
             deal = first + i
