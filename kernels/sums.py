@@ -47,20 +47,24 @@ def paired_sums(x, ref, sums):
         for c in range(cols):
             if abs(x[i, c]) >= SMALL or abs(ref[i, c]) >= SMALL:
                 return False
-    for c in range(cols):
-        s1 = np.int64(0)
-        s2 = np.int64(0)
-        t1 = np.int64(0)
-        t2 = np.int64(0)
-        for i in range(rows):
+    # Row by row, a running sum per column: the rows are contiguous, so a column at a
+    # time read them with a stride (7 players: 4.7x the time, 15.5 against 3.3 ms for
+    # 100,000 deals).
+    s1 = np.zeros(cols, np.int64)
+    s2 = np.zeros(cols, np.int64)
+    t1 = np.zeros(cols, np.int64)
+    t2 = np.zeros(cols, np.int64)
+    for i in range(rows):
+        for c in range(cols):
             v = x[i, c]
             d = v - ref[i, c]
-            s1 += v
-            s2 += v * v
-            t1 += d
-            t2 += d * d
-        sums[0, c] = s1
-        sums[1, c] = s2
-        sums[2, c] = t1
-        sums[3, c] = t2
+            s1[c] += v
+            s2[c] += v * v
+            t1[c] += d
+            t2[c] += d * d
+    for c in range(cols):
+        sums[0, c] = s1[c]
+        sums[1, c] = s2[c]
+        sums[2, c] = t1[c]
+        sums[3, c] = t2[c]
     return True
