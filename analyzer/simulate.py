@@ -111,13 +111,19 @@ def exact_sums(x):
                 total[c] += int(s1[c])
                 squares[c] += int(s2[c])
             continue
-        a = part >> 20
-        b = part - (a << 20)
+        a = part >> NET_SPLIT
+        b = part - (a << NET_SPLIT)
         s1, aa, ab, bb = part.sum(axis=0), (a * a).sum(axis=0), (a * b).sum(axis=0), (b * b).sum(axis=0)
         for c in range(cols):
             total[c] += int(s1[c])
-            squares[c] += (int(aa[c]) << 40) + (int(ab[c]) << 21) + int(bb[c])
+            squares[c] += split_square(int(aa[c]), int(ab[c]), int(bb[c]))
     return total, squares
+
+
+def split_square(aa, ab, bb):
+    """The sum of x**2 from the sums of a*a, a*b and b*b, for x = a * 2**NET_SPLIT + b
+    (Python ints: exact)."""
+    return (aa << 2 * NET_SPLIT) + (ab << NET_SPLIT + 1) + bb
 
 
 def _counts(col, at, size):
@@ -178,8 +184,7 @@ class Totals:
         def seats(group):
             return col[group * n:(group + 1) * n]
 
-        squares = [(aa << 2 * NET_SPLIT) + (ab << NET_SPLIT + 1) + bb
-                   for aa, ab, bb in zip(seats(TOT_AA), seats(TOT_AB), seats(TOT_BB))]
+        squares = [split_square(aa, ab, bb) for aa, ab, bb in zip(seats(TOT_AA), seats(TOT_AB), seats(TOT_BB))]
         new = {
             "deals": self.deals + deals,
             "net": [a + b for a, b in zip(self.net, seats(TOT_NET))],
@@ -187,7 +192,7 @@ class Totals:
             "wins_high": self.wins_high + seats(TOT_WINS_HIGH),
             "wins_low": self.wins_low + seats(TOT_WINS_LOW),
             "scoops": self.scoops + seats(TOT_SCOOPS),
-            "declared": self.declared + _counts(col, declared_at, 3 * n).reshape(n, 3),
+            "declared": self.declared + _counts(col, declared_at, 3 * n).reshape(n, 3),  # HIGH, LOW, BOTH
             "categories": self.categories + _counts(col, categories_at, N_CATEGORIES * n).reshape(n, N_CATEGORIES),
             "carry": self.carry + col[carry_at],
             "winning_high": self.winning_high + _counts(col, winning_high_at, N_CATEGORIES),
