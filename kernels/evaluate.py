@@ -433,16 +433,23 @@ def high_one_wild_and_with_card(t, natural, b):
     key = rank_key(t, natural)
     multiset = np.int64(high_wild_at(t, rank_slot(t, key)))
     multiset_card = np.int64(high_wild_at(t, rank_slot(t, key + (CARD_KEYS[4 * rank + suit] & np.uint64(0xFFFFFFFF)))))
+    # A suit's part is 0 under four natural cards of it (with one wild): the test
+    # here spares most calls.
     others = 0
     for s in range(4):
         if s != suit:
             ranks = np.int64((natural >> np.uint64(16 * s)) & np.uint64(0x1FFF))
-            others = max(others, _suited_wild(ranks, 1, FK_ABOVE_STRAIGHT_FLUSH, False))
+            if popcount(ranks) >= 4:
+                others = max(others, _suited_wild(ranks, 1, FK_ABOVE_STRAIGHT_FLUSH, False))
     own = np.int64((natural >> np.uint64(16 * suit)) & np.uint64(0x1FFF))
-    before = max(multiset, _five_of_a_kind(r4, FIVE_KIND_ABOVE_SF), others,
-                 _suited_wild(own, 1, FK_ABOVE_STRAIGHT_FLUSH, False))
+    own_before = own_after = 0
+    if popcount(own) >= 3:
+        own_after = _suited_wild(own | (np.int64(1) << rank), 1, FK_ABOVE_STRAIGHT_FLUSH, False)
+        if popcount(own) >= 4:
+            own_before = _suited_wild(own, 1, FK_ABOVE_STRAIGHT_FLUSH, False)
+    before = max(multiset, _five_of_a_kind(r4, FIVE_KIND_ABOVE_SF), others, own_before)
     after = max(multiset_card, _five_of_a_kind(r4 | (r3 & (np.int64(1) << rank)), FIVE_KIND_ABOVE_SF), others,
-                _suited_wild(own | (np.int64(1) << rank), 1, FK_ABOVE_STRAIGHT_FLUSH, False))
+                own_after)
     return before, after
 
 
