@@ -10,7 +10,7 @@ and received, never what it is about to receive.
 import numpy as np
 from numba import njit
 
-from .evaluate import CARD_KEYS, bit_to_code, high_mask, low_at, low_mask, mask_key, plain_high, rank_slot
+from .evaluate import CARD_KEYS, bit_to_code, high_mask, low_at, low_mask, mask_key, plain_high, rank_sets, rank_slot
 from .policies import (
     AIM,
     AIM_ADAPTIVE,
@@ -24,6 +24,7 @@ from .policies import (
     high_value,
     low_card_count,
     low_value,
+    low_value_by_table,
     strength_value,
 )
 from .ranking import CAT_SHIFT, LOW_NO_PAIR, low_bit, popcount
@@ -79,9 +80,13 @@ def _aim_value_without(t, policy, cards, key, b, aim, howdy):
     ``b`` (a mask bit) of ``cards`` whose hash key is ``key``: a natural high hand's
     key is ``key`` less the card's (``key`` is read for nothing else)."""
     rest = cards & ~b
-    if aim != AIM_LOW and not howdy:
-        return (strength_value(plain_high(t, key - CARD_KEYS[bit_to_code(b)], rest))
-                + policy[DRAW_WEIGHT] * draw_bonus(rest, 0))
+    if not howdy:
+        if aim != AIM_LOW:
+            return (strength_value(plain_high(t, key - CARD_KEYS[bit_to_code(b)], rest))
+                    + policy[DRAW_WEIGHT] * draw_bonus(rest, 0))
+        low_max = int(policy[LOW_MAX])
+        if 0 <= low_max <= 13:  # low_value's lookup, here: the call cost more than it
+            return low_value_by_table(rank_sets(rest)[0], 0, low_max)
     return aim_value(t, policy, rest, aim, howdy)
 
 

@@ -143,20 +143,27 @@ def _low_values():
 LOW_VALUES = _low_values()
 
 
+@njit(cache=True, inline="always")
+def low_value_by_table(r1, w, low_max):
+    """``low_value`` of the ranks ``r1`` for ``low_max`` 0-13: one lookup
+    (``LOW_VALUES``) of the values held, each wild added as the lowest one missing."""
+    within = (np.int64(1) << low_max) - 1
+    held = _low_value_set(r1) & within
+    for _ in range(w):  # each wild is the lowest value still missing
+        missing = ~held & within
+        held |= missing & -missing
+    return LOW_VALUES[held]
+
+
 @njit(cache=True)
 def low_value(natural, w, low_max):
     """Different low ranks (ace 1) no higher than ``low_max``, capped at five, plus
     a small preference for lower ones; wilds count as missing low ranks. With
-    ``low_max`` 0-13 it is one lookup (``LOW_VALUES``) of the values held, each wild
-    added as the lowest one missing: the loop counts the first five of that set."""
+    ``low_max`` 0-13 it is ``low_value_by_table``; the loop counts the first five
+    of that set."""
     r1 = rank_sets(natural)[0]
     if 0 <= low_max <= 13:
-        within = (np.int64(1) << low_max) - 1
-        held = _low_value_set(r1) & within
-        for _ in range(w):  # each wild is the lowest value still missing
-            missing = ~held & within
-            held |= missing & -missing
-        return LOW_VALUES[held]
+        return low_value_by_table(r1, w, low_max)
     count = 0
     tiebreak = 0.0
     wilds = w
