@@ -424,8 +424,12 @@ def _gain_sum(t, natural, unseen, draw_weight, values):
     ``high_value(t, natural | b, 0, draw_weight)`` less ``high_value`` of
     ``natural``: suit by suit, a short suit's cards read from ``values`` (26
     float64, ``_adding_a_card``), the others one by one (``_value_with_card``)."""
-    base = high_value(t, natural, 0, draw_weight)
     hashed, key, best_suit = _adding_a_card(t, natural, _short_suit_ranks(natural, unseen), draw_weight, values)
+    if hashed:  # high_value's float from the key found already (a call cost more)
+        base = strength_value(plain_high(t, key, natural)) + draw_weight * _draw_bonus_of(
+            best_suit, rank_sets(natural)[0], 0)
+    else:
+        base = high_value(t, natural, 0, draw_weight)
     total = 0.0
     for suit in range(4):
         shift = np.uint64(16 * suit)
