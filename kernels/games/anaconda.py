@@ -173,15 +173,11 @@ def _low_bit(m):
     return m & (~m + np.uint64(1))
 
 
-@njit(cache=True)
-def _n_subsets(n, k):
-    """n choose k."""
-    if k < 0 or k > n:
-        return 0
-    c = 1
-    for i in range(k):
-        c = c * (n - i) // (i + 1)
-    return c
+@njit(cache=True, inline="always")
+def _has_choice(n, k):
+    """Whether there is more than one way to choose ``k`` of ``n`` cards (n choose
+    k > 1), without working the count out (its divisions cost 3% of a deal)."""
+    return 0 < k < n
 
 
 @njit(cache=True)
@@ -492,7 +488,7 @@ def play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, 
             committed = mask_at(st, S.fixed + SEATS * st[S.pass_phase] + s) if s == st[S.my_seat] else np.uint64(0)
             if committed:
                 packet = committed  # a described table: my packet of this phase is chosen already
-            elif _n_subsets(popcount(hand), count) > 1:
+            elif _has_choice(popcount(hand), count):
                 if paused(st, stop):
                     return
                 if forced >= 0:
@@ -512,7 +508,7 @@ def play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, 
                 else:
                     _next_keeper(st)  # and stacked them
                 continue
-            if _n_subsets(popcount(hand), STACK) > 1:
+            if _has_choice(popcount(hand), STACK):
                 if paused(st, stop):
                     return
                 if forced >= 0:
