@@ -349,21 +349,22 @@ TW_NOT_BEST_SHOWING = 10.0  # the hurt score's penalty for a victim other than t
 _FULL_DECK = np.uint64(0x1FFF1FFF1FFF1FFF)
 
 
-# Work space of ``tw_fresh_gain`` (float64, from the game's scratch): the value of
-# the hand plus one card of each rank, in a suit that is not its longest (13) and in
-# one that is (13).
-FRESH_WORK = 26
+# Work space of ``tw_fresh_gain`` (float64, from the game's scratch): for each of
+# two hands, the value of the hand plus one card of each rank, in a suit that is not
+# its longest (13) and in one that is (13).
+FRESH_VALUES = 26
+FRESH_WORK = 2 * FRESH_VALUES
 
 
 @njit(cache=True, inline="always")
-def _adding_a_card(t, natural, needed, draw_weight, values):
+def _adding_a_card(t, natural, needed, draw_weight, values, at):
     """What ``_value_with_card`` needs of a hand of natural cards, found once for
     every card added to it: whether the hashed path can take it with one more card
-    (at most six now), its hash key, its longest suit; and in ``values`` (26) the
-    value of the hand plus a card of each rank of ``needed`` in a suit of three
-    cards or fewer, not the longest (``values[r]``) and the longest
-    (``values[13 + r]``). Such a card makes no flush, so its value depends on its
-    rank and on whether it lengthens the longest suit; each is worked out as
+    (at most six now), its hash key, its longest suit; and in ``values`` from ``at``
+    (26) the value of the hand plus a card of each rank of ``needed`` in a suit of
+    three cards or fewer, not the longest (``values[at + r]``) and the longest
+    (``values[at + 13 + r]``). Such a card makes no flush, so its value depends on
+    its rank and on whether it lengthens the longest suit; each is worked out as
     ``high_value`` works it out (the same float), once per rank."""
     best_suit = _longest_suit(natural)
     hashed = popcount(natural) < 7
@@ -382,17 +383,17 @@ def _adding_a_card(t, natural, needed, draw_weight, values):
             # the cards of any flush it already has.
             strength = strength_value(plain_high(t, key + CARD_KEYS[4 * r + short], natural))
             run = np.int64(LONGEST_RUN[(ranks << 1) | ((ranks >> 12) & 1)])
-            values[r] = strength + draw_weight * _draw_bonus_from(best_suit, run, 0)
-            values[13 + r] = strength + draw_weight * _draw_bonus_from(best_suit + 1, run, 0)
+            values[at + r] = strength + draw_weight * _draw_bonus_from(best_suit, run, 0)
+            values[at + 13 + r] = strength + draw_weight * _draw_bonus_from(best_suit + 1, run, 0)
     return hashed, key, best_suit
 
 
 @njit(cache=True, inline="always")
-def _value_with_card(t, natural, hashed, key, best_suit, values, b, draw_weight):
+def _value_with_card(t, natural, hashed, key, best_suit, values, at, b, draw_weight):
     """``high_value(t, natural | b, 0, draw_weight)``, the same float, for one card
     ``b`` (a mask bit) from what ``_adding_a_card`` found of ``natural``: a card of a
-    short suit from ``values``; one of a suit of four or more with one more card's
-    key (``plain_high`` is ``high_mask`` for up to seven natural cards)."""
+    short suit from ``values`` (from ``at``); one of a suit of four or more with one
+    more card's key (``plain_high`` is ``high_mask`` for up to seven natural cards)."""
     if not hashed or b & natural:
         return high_value(t, natural | b, 0, draw_weight)
     bit = low_bit(b)
@@ -400,7 +401,7 @@ def _value_with_card(t, natural, hashed, key, best_suit, values, b, draw_weight)
     rank = bit & 15
     held = _suit_length(natural, suit)
     if held <= 3:
-        return values[rank + (13 if held == best_suit else 0)]
+        return values[at + rank + (13 if held == best_suit else 0)]
     strength = plain_high(t, key + CARD_KEYS[4 * rank + suit], natural | b)
     return strength_value(strength) + draw_weight * _draw_bonus_of(max(best_suit, held + 1),
                                                                  rank_sets(natural)[0] | (np.int64(1) << rank), 0)
@@ -419,46 +420,83 @@ def _short_suit_ranks(natural, unseen):
 
 
 @njit(cache=True, inline="always")
-def _gain_sum(t, natural, unseen, draw_weight, values):
-    """The sum over the cards ``b`` of ``unseen``, in mask order, of
-    ``high_value(t, natural | b, 0, draw_weight)`` less ``high_value`` of
-    ``natural``: suit by suit, a short suit's cards read from ``values`` (26
-    float64, ``_adding_a_card``), the others one by one (``_value_with_card``)."""
-    hashed, key, best_suit = _adding_a_card(t, natural, _short_suit_ranks(natural, unseen), draw_weight, values)
+def _fresh_setup(t, natural, unseen, draw_weight, values, at):
+    """What the sum over ``unseen`` of a hand's values with each card needs:
+    ``_adding_a_card``'s findings, ``high_value`` of the hand itself, and which cards
+    are read from ``values`` (``by_rank``: the cards of a short suit that shares no
+    card with ``unseen``) at which index (``index``: 16 bits a suit, ``at`` or ``at +
+    13``, plus the rank)."""
+    hashed, key, best_suit = _adding_a_card(t, natural, _short_suit_ranks(natural, unseen), draw_weight, values, at)
     if hashed:  # high_value's float from the key found already (a call cost more)
         base = strength_value(plain_high(t, key, natural)) + draw_weight * _draw_bonus_of(
             best_suit, rank_sets(natural)[0], 0)
     else:
         base = high_value(t, natural, 0, draw_weight)
-    total = 0.0
-    for suit in range(4):
-        shift = np.uint64(16 * suit)
-        cards = np.int64((unseen >> shift) & np.uint64(0x1FFF))
-        held = _suit_length(natural, suit)
-        if hashed and held <= 3 and not cards & np.int64((natural >> shift) & np.uint64(0x1FFF)):
-            at = 13 if held == best_suit else 0
-            while cards:
-                r = low_bit(cards)
-                cards &= cards - np.int64(1)
-                total += values[at + r] - base
-        else:
-            while cards:
-                b = np.uint64(cards & -cards) << shift
-                cards &= cards - np.int64(1)
-                total += _value_with_card(t, natural, hashed, key, best_suit, values, b, draw_weight) - base
-    return total
+    by_rank = np.uint64(0)
+    index = np.uint64(0)
+    if hashed:
+        for suit in range(4):
+            shift = np.uint64(16 * suit)
+            held = _suit_length(natural, suit)
+            if held <= 3 and not ((unseen & natural) >> shift) & np.uint64(0x1FFF):
+                by_rank |= np.uint64(0x1FFF) << shift
+                index |= np.uint64(at + (13 if held == best_suit else 0)) << shift
+    return hashed, key, best_suit, base, by_rank, index
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _fresh_term(t, natural, hashed, key, best_suit, base, by_rank, index, values, at, bit, b, draw_weight):
+    """``high_value`` of ``natural`` with the card ``b`` (bit ``bit`` of the mask)
+    less the hand's own, from what ``_fresh_setup`` found."""
+    if (by_rank >> np.uint64(bit)) & np.uint64(1):
+        return values[np.int64((index >> np.uint64(bit & 48)) & np.uint64(0xFFFF)) + np.int64(bit & 15)] - base
+    return _value_with_card(t, natural, hashed, key, best_suit, values, at, b, draw_weight) - base
+
+
+# The walks below run without numba's reference counts: their inlined helpers take
+# arrays, and with the counts on every card the Train Wreck deal took 2.2x the time.
+@njit(cache=True, _nrt=False)
 def tw_fresh_gain(t, natural, unseen, draw_weight, work):
     """Mean gain of ``high_value`` for the cards ``natural`` from one card drawn
     uniformly from ``unseen``: each card's value as ``high_value`` gives it, summed
     card by card in mask order, with the hand's key and counts found once and its
-    values by rank (``work``: at least ``FRESH_WORK`` float64)."""
+    values by rank (``work``: at least ``FRESH_VALUES`` float64)."""
     count = popcount(unseen)
     if count == 0:
         return 0.0
-    return _gain_sum(t, natural, unseen, draw_weight, work) / count
+    hashed, key, best_suit, base, by_rank, index = _fresh_setup(t, natural, unseen, draw_weight, work, 0)
+    total = 0.0
+    m = unseen & _FULL_DECK
+    while m:
+        b = m & (~m + np.uint64(1))
+        total += _fresh_term(t, natural, hashed, key, best_suit, base, by_rank, index, work, 0, low_bit(m), b,
+                             draw_weight)
+        m ^= b
+    return total / count
+
+
+@njit(cache=True, _nrt=False)
+def tw_fresh_gains(t, natural, other, unseen, draw_weight, work):
+    """``tw_fresh_gain`` of two hands over the same unseen cards, the same floats:
+    one walk over the cards adds each hand's term to its own sum, two independent
+    chains of additions where one hand after the other made a chain twice as long
+    (``work``: ``FRESH_WORK`` float64)."""
+    count = popcount(unseen)
+    if count == 0:
+        return 0.0, 0.0
+    hashed, key, best_suit, base, by_rank, index = _fresh_setup(t, natural, unseen, draw_weight, work, 0)
+    hashed2, key2, best_suit2, base2, by_rank2, index2 = _fresh_setup(t, other, unseen, draw_weight, work,
+                                                                      FRESH_VALUES)
+    total = total_other = 0.0
+    m = unseen & _FULL_DECK
+    while m:
+        b = m & (~m + np.uint64(1))
+        bit = low_bit(m)
+        total += _fresh_term(t, natural, hashed, key, best_suit, base, by_rank, index, work, 0, bit, b, draw_weight)
+        total_other += _fresh_term(t, other, hashed2, key2, best_suit2, base2, by_rank2, index2, work, FRESH_VALUES,
+                                   bit, b, draw_weight)
+        m ^= b
+    return total / count, total_other / count
 
 
 @njit(cache=True)
@@ -479,11 +517,14 @@ def tw_pays(t, policy, mine, offered, fee, next_visible, last, seen, work):
     cm = card_bit(offered)
     take = high_gain(t, mine, 0, cm, dw)
     unseen = _FULL_DECK & ~(seen | mine | cm)
-    score = tw_fresh_gain(t, mine, unseen, dw, work) - take
     if not last and policy[TW_DENY_WEIGHT] != 0.0:
-        # The next seat's fresh-card gain only when it is read.
+        # The next seat's fresh-card gain only when it is read, beside mine.
+        fresh, fresh_next = tw_fresh_gains(t, mine, next_visible, unseen, dw, work)
+        score = fresh - take
         given = high_gain(t, next_visible, 0, cm, dw)
-        score -= policy[TW_DENY_WEIGHT] * (given - tw_fresh_gain(t, next_visible, unseen, dw, work))
+        score -= policy[TW_DENY_WEIGHT] * (given - fresh_next)
+    else:
+        score = tw_fresh_gain(t, mine, unseen, dw, work) - take
     return score >= th + policy[TW_FEE_WEIGHT] * fee
 
 

@@ -960,7 +960,7 @@ def test_the_fresh_card_estimate_is_the_card_by_card_mean_to_the_last_bit():
     change, so its means must be the definition's, bit for bit: hands of 0-9 cards,
     flush-heavy ones, and unseen cards that overlap the other hand."""
     from analyzer.evaluate import _tables
-    from kernels.policies import _FULL_DECK, FRESH_WORK, tw_fresh_gain
+    from kernels.policies import _FULL_DECK, FRESH_WORK, tw_fresh_gain, tw_fresh_gains
 
     t, rng = _tables(), np.random.default_rng(11)
     work = np.full(FRESH_WORK, np.nan)  # values by rank: stale ones from earlier hands are never read
@@ -980,4 +980,7 @@ def test_the_fresh_card_estimate_is_the_card_by_card_mean_to_the_last_bit():
         dw = float(rng.choice([0.0, 1.0, 0.37, 2.5]))
         gains = (tw_fresh_gain(t, mine, np.uint64(unseen), dw, work),
                  tw_fresh_gain(t, other, np.uint64(unseen), dw, work))
-        assert gains == _card_by_card_gains(t, mine, other, unseen, dw), (trial, k, j)
+        expected = _card_by_card_gains(t, mine, other, unseen, dw)
+        assert gains == expected, (trial, k, j)
+        # Both hands in one walk (the pay decision's own and the next seat's).
+        assert tw_fresh_gains(t, mine, other, np.uint64(unseen), dw, work) == expected, (trial, k, j)
