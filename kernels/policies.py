@@ -105,16 +105,21 @@ def _draw_bonus_from(best_suit, best_run, w):
     return 0.1 * max(0, best_suit + w - 2) + 0.08 * max(0, best_run + w - 2)
 
 
+@njit(cache=True, inline="always")
+def _natural_value(t, key, natural, best_suit, draw_weight):
+    """``high_value`` of up to seven natural cards from their key and longest suit."""
+    return strength_value(plain_high(t, key, natural)) + draw_weight * _draw_bonus_of(
+        best_suit, rank_sets(natural)[0], 0)
+
+
 @njit(cache=True)
 def high_value(t, natural, w, draw_weight):
     if w == 0 and popcount(natural) <= 7:
         # The same strength as high_mask's for up to seven natural cards, from the
         # hand's key and one flush test (high_mask looks up all four suits): a
         # third less time, and every policy calls this.
-        strength = plain_high(t, mask_key(t, natural), natural)
-    else:
-        strength = high_mask(t, natural, w, 0, False)
-    return strength_value(strength) + draw_weight * draw_bonus(natural, w)
+        return _natural_value(t, mask_key(t, natural), natural, _longest_suit(natural), draw_weight)
+    return strength_value(high_mask(t, natural, w, 0, False)) + draw_weight * draw_bonus(natural, w)
 
 
 @njit(cache=True)
@@ -427,20 +432,17 @@ def _fresh_setup(t, natural, unseen, draw_weight, values, at):
     card with ``unseen``) at which index (``index``: 16 bits a suit, ``at`` or ``at +
     13``, plus the rank)."""
     hashed, key, best_suit = _adding_a_card(t, natural, _short_suit_ranks(natural, unseen), draw_weight, values, at)
-    if hashed:  # high_value's float from the key found already (a call cost more)
-        base = strength_value(plain_high(t, key, natural)) + draw_weight * _draw_bonus_of(
-            best_suit, rank_sets(natural)[0], 0)
-    else:
-        base = high_value(t, natural, 0, draw_weight)
     by_rank = np.uint64(0)
     index = np.uint64(0)
-    if hashed:
-        for suit in range(4):
-            shift = np.uint64(16 * suit)
-            held = _suit_length(natural, suit)
-            if held <= 3 and not ((unseen & natural) >> shift) & np.uint64(0x1FFF):
-                by_rank |= np.uint64(0x1FFF) << shift
-                index |= np.uint64(at + (13 if held == best_suit else 0)) << shift
+    if not hashed:
+        return hashed, key, best_suit, high_value(t, natural, 0, draw_weight), by_rank, index
+    base = _natural_value(t, key, natural, best_suit, draw_weight)  # from the key found already: no call
+    for suit in range(4):
+        shift = np.uint64(16 * suit)
+        held = _suit_length(natural, suit)
+        if held <= 3 and not ((unseen & natural) >> shift) & np.uint64(0x1FFF):
+            by_rank |= np.uint64(0x1FFF) << shift
+            index |= np.uint64(at + (13 if held == best_suit else 0)) << shift
     return hashed, key, best_suit, base, by_rank, index
 
 
