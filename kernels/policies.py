@@ -286,9 +286,10 @@ def wants_card(t, policy, natural, w, card, next_visible, next_w, next_forced):
 
 
 @njit(cache=True)
-def declare(policy, high, low, opponents_up, n_opponents, earlier, n_earlier, last_to_declare):
+def declare(policy, high, low, shown, opponents, earlier, n_earlier, last_to_declare):
     """HIGH, LOW or BOTH from my final high and low strengths (low 0 = none) and
-    the up cards I can see (``opponents_up[:n_opponents]`` masks).
+    the up cards I can see: ``shown[o]`` (a mask) of each seat ``o`` in the seat set
+    ``opponents`` (bit ``o``).
 
     * LOW when my low is unpaired and topped by at most ``DECLARE_LOW_TOP``, unless
       ``FEAR_VISIBLE_LOW`` and some opponent already shows four different up cards
@@ -306,10 +307,12 @@ def declare(policy, high, low, opponents_up, n_opponents, earlier, n_earlier, la
     # The loops stop at the first seat that settles them (LLVM had turned each into
     # vector code several times its size, the largest function of the pot games).
     if want_low and policy[FEAR_VISIBLE_LOW] > 0:
-        for i in range(n_opponents):
-            if low_card_count(opponents_up[i], top - 1) >= 4:
+        rest = opponents
+        while rest:
+            if low_card_count(shown[low_bit(rest)], top - 1) >= 4:
                 want_low = False
                 break
+            rest &= rest - 1
     if policy[SEQUENTIAL_GRAB] > 0 and last_to_declare and low > 0 and n_earlier > 0:
         contested = False
         for i in range(n_earlier):

@@ -232,5 +232,5 @@ def test_the_declaration_fears_an_opponent_showing_four_lower_low_cards(top, ups
     low = (LOW_NO_PAIR << CAT_SHIFT) | ((14 - top) << 16) | (13 << 12)  # an unpaired low topped by ``top``
     opponents = np.array([_mask(up) for up in ups] + [np.uint64(0)], dtype=np.uint64)
     feared = any(len({1 if c >> 2 == 12 else (c >> 2) + 2 for c in up} & set(range(1, top))) >= 4 for up in ups)
-    got = declare(policy, 1 << CAT_SHIFT, low, opponents, len(ups), np.zeros(8, np.int64), 0, False)
+    got = declare(policy, 1 << CAT_SHIFT, low, opponents, (1 << len(ups)) - 1, np.zeros(8, np.int64), 0, False)
     assert got == (DECLARE_HIGH if feared else DECLARE_LOW)

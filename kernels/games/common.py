@@ -177,7 +177,6 @@ POT_STATE = BASE_STATE.extend("pot", [
     # them), and the seats whose declaration each deal must reproduce (--condition).
     ("preset_declared", 1),
     ("check_declared", 1),
-    ("opp_up", SEATS),  # scratch: the declarer's opponents' face-up masks
     ("natural", SEATS),  # showdown: each seat's natural cards (mask)
     ("shown", SEATS),  # showdown: what the others see of each hand (mask)
     ("high", SEATS),  # final high strength
@@ -479,22 +478,20 @@ def declare_choice(rules, params, st, s):
     """Seat s's declaration by its policy: it sees its own hand, the others' face-up
     cards and, when declaring in turn, the declarations made before it."""
     n = st[B.players]
-    n_opp = 0
     n_active = 0
+    opponents = 0
     for o in range(n):
         if st[P.active + o]:
             n_active += 1
-            if o != s:
-                st[P.opp_up + n_opp] = st[P.shown + o]
-                n_opp += 1
-    opp = st[P.opp_up:P.opp_up + SEATS].view(np.uint64)
+            opponents |= 1 << o
+    opponents &= ~(1 << s)
+    shown = st[P.shown:P.shown + SEATS].view(np.uint64)
     earlier = st[P.declare_order:P.declare_order + SEATS]
     k = st[P.n_declared]
     if int(rules[R_DECLARE_MODE]) == DECLARE_SEQUENTIAL:
-        d = declare(params[s], st[P.high + s], st[P.low + s], opp, n_opp, earlier, k, k == n_active - 1)
+        d = declare(params[s], st[P.high + s], st[P.low + s], shown, opponents, earlier, k, k == n_active - 1)
     else:
-        d = declare(params[s], st[P.high + s], st[P.low + s], opp, n_opp, earlier, 0, False)
-    st[P.opp_up:P.opp_up + SEATS] = 0  # scratch: the state does not depend on who chose
+        d = declare(params[s], st[P.high + s], st[P.low + s], shown, opponents, earlier, 0, False)
     return d
 
 
