@@ -23,7 +23,9 @@ array.
 """
 
 import numpy as np
-from numba import njit, prange
+from llvmlite import ir
+from numba import njit, prange, types
+from numba.extending import intrinsic
 
 from .cards import NO_CARD, card_bit
 from .ranking import (
@@ -535,7 +537,12 @@ def _suit_ranks7(suit, c0, c1, c2, c3, c4, c5, c6):
 def _high7(t, halves, c0, c1, c2, c3, c4, c5, c6):
     """High strength of seven distinct real cards, from the seven-card tables
     (``halves``: ``t.view(np.uint16)``)."""
-    key = _key7(c0, c1, c2, c3, c4, c5, c6)
+    return _high7_of_key(t, halves, _key7(c0, c1, c2, c3, c4, c5, c6), c0, c1, c2, c3, c4, c5, c6)
+
+
+@njit(cache=True, inline="always")
+def _high7_of_key(t, halves, key, c0, c1, c2, c3, c4, c5, c6):
+    """``_high7`` of the seven cards whose key is ``key``."""
     value = t[T_SEVEN_HIGH + seven_slot(halves, key)]
     if key & FLUSH_CHECK:
         value = flush_at(t, _suit_ranks7(flush_suit(key), c0, c1, c2, c3, c4, c5, c6))
@@ -545,7 +552,12 @@ def _high7(t, halves, c0, c1, c2, c3, c4, c5, c6):
 @njit(cache=True, inline="always")
 def _low7(t, halves, c0, c1, c2, c3, c4, c5, c6):
     """Ace-to-five low strength of seven real cards, from the seven-card tables."""
-    return t[T_SEVEN_LOW + seven_slot(halves, _key7(c0, c1, c2, c3, c4, c5, c6))]
+    return _low7_of_key(t, halves, _key7(c0, c1, c2, c3, c4, c5, c6))
+
+
+@njit(cache=True, inline="always")
+def _low7_of_key(t, halves, key):
+    return t[T_SEVEN_LOW + seven_slot(halves, key)]
 
 
 @njit(cache=True, parallel=True)
@@ -582,37 +594,53 @@ def low_batch_hashed(t, cards, threshold, out):
     return out
 
 
-# The mask bit of each byte a hand array may hold: a card's bit for 0..51; anything
-# else (NO_CARD, an unknown code) sets all 12 bits no card has (ranks 13..15 of each
-# suit). So the OR of k <= 7 codes has exactly k bits set when, and only when, they
-# are k distinct real cards: one test per row (a second test for a not-a-card bit
-# cost about 4% of a checked batch).
-_NO_CARD_BITS = sum(1 << (16 * suit + rank) for suit in range(4) for rank in (13, 14, 15))
-CODE_BITS = np.array([(1 << (16 * (c & 3) + (c >> 2))) if c < 52 else _NO_CARD_BITS for c in range(256)],
-                     dtype=np.uint64)
+# The checked batch kernels' table: for each byte a hand array may hold, two
+# uint64 side by side, its key (``CARD_KEYS``; 0 for a byte that is not a card)
+# and a check bit: ``1 << code`` for a card 0..51, bit 60 for anything else
+# (NO_CARD, an unknown code). The sum of k <= 7 codes' check bits has k bits set
+# and none from 52 up when, and only when, they are k distinct real cards: the
+# sum of k single bits has fewer than k bits set as soon as two are the same (the
+# second carries), and seven bits 60 cannot overflow. Seven cards a row read both
+# halves at once (``_keys_and_checks7``).
+_NOT_A_CARD = np.uint64(1 << 60)
+KEYS_AND_CHECKS = np.zeros(2 * 256, dtype=np.uint64)
+KEYS_AND_CHECKS[0:104:2] = CARD_KEYS
+KEYS_AND_CHECKS[1:104:2] = np.uint64(1) << np.arange(52, dtype=np.uint64)
+KEYS_AND_CHECKS[105::2] = _NOT_A_CARD
 
 
 @njit(cache=True, inline="always")
-def _mask_ok(seen, k):
-    """Whether the OR of ``k`` (at most 7) codes' ``CODE_BITS`` is ``k`` distinct real cards."""
-    return popcount(seen) == k
+def _checks_ok(checks, k):
+    """Whether ``checks``, the sum of ``k`` codes' check bits, is ``k`` distinct real cards."""
+    return (popcount(checks) == k) & (checks < np.uint64(1 << 52))
 
 
 @njit(cache=True, inline="always")
 def _row_ok(cards, i, k):
     """Whether row ``i`` holds ``k`` distinct real cards (no NO_CARD, no unknown code)."""
-    seen = np.uint64(0)
+    checks = np.uint64(0)
     for j in range(k):
-        seen |= CODE_BITS[cards[i, j]]
-    return _mask_ok(seen, k)
+        checks += KEYS_AND_CHECKS[2 * np.int64(cards[i, j]) + 1]
+    return _checks_ok(checks, k)
 
 
-@njit(cache=True, inline="always")
-def _ok7(c0, c1, c2, c3, c4, c5, c6):
-    """``_row_ok`` of a seven-card row, written out: as a loop over the row, LLVM
-    turns it into vector gathers, which cost more than the evaluation."""
-    b = CODE_BITS
-    return _mask_ok(b[c0] | b[c1] | b[c2] | b[c3] | b[c4] | b[c5] | b[c6], 7)
+@intrinsic
+def _keys_and_checks7(typingctx, table, c0, c1, c2, c3, c4, c5, c6):
+    """``(sum of the keys, sum of the check bits)`` of seven codes: each code's two
+    halves of ``table`` (``KEYS_AND_CHECKS``) read by one 16-byte load and added to
+    both sums by one vector addition, where two loads and two scalar operations a
+    card had made the check cost a third of the evaluation."""
+    def codegen(context, builder, signature, args):
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        pairs = builder.bitcast(data, ir.VectorType(ir.IntType(64), 2).as_pointer())
+        total = None
+        for code in args[1:]:
+            pair = builder.load(builder.gep(pairs, [builder.zext(code, ir.IntType(64))]), align=8)
+            total = pair if total is None else builder.add(total, pair)
+        keys = builder.extract_element(total, ir.Constant(ir.IntType(32), 0))
+        checks = builder.extract_element(total, ir.Constant(ir.IntType(32), 1))
+        return context.make_tuple(builder, signature.return_type, (keys, checks))
+    return types.UniTuple(types.uint64, 2)(table, c0, c1, c2, c3, c4, c5, c6), codegen
 
 
 @njit(cache=True, parallel=True)
@@ -628,8 +656,9 @@ def high_batch_checked(t, cards, five_kind_position, out):
         for i in prange(n):
             c0, c1, c2, c3 = cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3]
             c4, c5, c6 = cards[i, 4], cards[i, 5], cards[i, 6]
-            if _ok7(c0, c1, c2, c3, c4, c5, c6):
-                out[i] = _high7(t, halves, c0, c1, c2, c3, c4, c5, c6)
+            keys, checks = _keys_and_checks7(KEYS_AND_CHECKS, c0, c1, c2, c3, c4, c5, c6)
+            if _checks_ok(checks, 7):
+                out[i] = _high7_of_key(t, halves, INITIAL_KEY + keys, c0, c1, c2, c3, c4, c5, c6)
             else:
                 bad += 1
     else:
@@ -656,8 +685,9 @@ def low_batch_checked(t, cards, threshold, out):
         for i in prange(n):
             c0, c1, c2, c3 = cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3]
             c4, c5, c6 = cards[i, 4], cards[i, 5], cards[i, 6]
-            if _ok7(c0, c1, c2, c3, c4, c5, c6):
-                out[i] = qualify(_low7(t, halves, c0, c1, c2, c3, c4, c5, c6), threshold)
+            keys, checks = _keys_and_checks7(KEYS_AND_CHECKS, c0, c1, c2, c3, c4, c5, c6)
+            if _checks_ok(checks, 7):
+                out[i] = qualify(_low7_of_key(t, halves, INITIAL_KEY + keys), threshold)
             else:
                 bad += 1
     else:

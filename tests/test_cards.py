@@ -112,6 +112,25 @@ def test_checked_batches_take_a_row_exactly_when_its_bytes_are_distinct_cards(wi
 
 
 @pytest.mark.parametrize("width", [5, 6, 7])
+def test_checked_batches_catch_every_mix_of_repeats_and_non_cards(width):
+    """Every row of ``width`` bytes from {0, 1, 2, 3, 50, 51, 52, 255}: rows with
+    two, three or more repeats, repeats of neighbouring codes and of the last
+    card (51) next to non-cards. A row is bad exactly when a byte is 52 or more or
+    two bytes are equal (written out with numpy: sorted rows, neighbours equal)."""
+    from analyzer.evaluate import _tables
+    from kernels.evaluate import high_batch_checked, low_batch_checked
+
+    alphabet = np.array([0, 1, 2, 3, 50, 51, 52, 255], dtype=np.uint8)
+    places = np.indices((len(alphabet),) * width).reshape(width, -1).T
+    hands = np.ascontiguousarray(alphabet[places])
+    ordered = np.sort(hands, axis=1)
+    want_bad = int(np.count_nonzero((ordered[:, -1] >= 52) | np.any(ordered[:, 1:] == ordered[:, :-1], axis=1)))
+    out = np.empty(len(hands), np.int32)
+    assert high_batch_checked(_tables(), hands, 0, out) == want_bad
+    assert low_batch_checked(_tables(), hands, 1, out) == want_bad
+
+
+@pytest.mark.parametrize("width", [5, 6, 7])
 def test_the_batch_kernels_agree_with_the_mask_evaluators_on_flush_rich_hands(width):
     """The batch kernels (seven cards a row have a loop of their own, the codes read
     once into locals) give the rank-set evaluators' strengths, a separate
