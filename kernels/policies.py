@@ -428,13 +428,14 @@ def _short_suit_ranks(natural, unseen):
 
 
 @njit(cache=True, inline="always")
-def _fresh_setup(t, natural, unseen, draw_weight, values, at):
-    """What the sum over ``unseen`` of a hand's values with each card needs:
-    ``_adding_a_card``'s findings, ``high_value`` of the hand itself, and which cards
-    are read from ``values`` (``by_rank``: the cards of a short suit that shares no
-    card with ``unseen``) at which index (``index``: 16 bits a suit, ``at`` or ``at +
-    13``, plus the rank)."""
-    hashed, key, best_suit = _adding_a_card(t, natural, _short_suit_ranks(natural, unseen), draw_weight, values, at)
+def _fresh_setup(t, natural, unseen, card, draw_weight, values, at):
+    """What the sum over ``unseen`` of a hand's values with each card needs, and
+    the value with ``card`` (a mask bit, or 0): ``_adding_a_card``'s findings,
+    ``high_value`` of the hand itself, and which cards are read from ``values``
+    (``by_rank``: the cards of a short suit that shares no card with ``unseen``) at
+    which index (``index``: 16 bits a suit, ``at`` or ``at + 13``, plus the rank)."""
+    hashed, key, best_suit = _adding_a_card(t, natural, _short_suit_ranks(natural, unseen | card), draw_weight,
+                                            values, at)
     by_rank = np.uint64(0)
     index = np.uint64(0)
     if not hashed:
@@ -466,10 +467,18 @@ def tw_fresh_gain(t, natural, unseen, draw_weight, work):
     uniformly from ``unseen``: each card's value as ``high_value`` gives it, summed
     card by card in mask order, with the hand's key and counts found once and its
     values by rank (``work``: at least ``FRESH_VALUES`` float64)."""
+    return tw_fresh_and_card_gain(t, natural, unseen, np.uint64(0), draw_weight, work)[0]
+
+
+@njit(cache=True, _nrt=False)
+def tw_fresh_and_card_gain(t, natural, unseen, card, draw_weight, work):
+    """``tw_fresh_gain`` and ``high_gain(t, natural, 0, card, draw_weight)`` of one
+    card ``card`` (a mask bit; 0: none, gain 0.0), the same floats: the card's value
+    is read from the values the mean works out."""
     count = popcount(unseen)
     if count == 0:
-        return 0.0
-    hashed, key, best_suit, base, by_rank, index = _fresh_setup(t, natural, unseen, draw_weight, work, 0)
+        return 0.0, high_gain(t, natural, 0, card, draw_weight) if card else 0.0
+    hashed, key, best_suit, base, by_rank, index = _fresh_setup(t, natural, unseen, card, draw_weight, work, 0)
     total = 0.0
     m = unseen & _FULL_DECK
     while m:
@@ -477,20 +486,24 @@ def tw_fresh_gain(t, natural, unseen, draw_weight, work):
         total += _fresh_term(t, natural, hashed, key, best_suit, base, by_rank, index, work, 0, low_bit(m), b,
                              draw_weight)
         m ^= b
-    return total / count
+    gain = 0.0
+    if card:
+        gain = _value_with_card(t, natural, hashed, key, best_suit, work, 0, card, draw_weight) - base
+    return total / count, gain
 
 
 @njit(cache=True, _nrt=False)
-def tw_fresh_gains(t, natural, other, unseen, draw_weight, work):
-    """``tw_fresh_gain`` of two hands over the same unseen cards, the same floats:
-    one walk over the cards adds each hand's term to its own sum, two independent
+def tw_fresh_gains(t, natural, other, unseen, card, draw_weight, work):
+    """``tw_fresh_and_card_gain`` of two hands over the same unseen cards and the
+    same card, the same floats: ``(fresh, fresh_other, card_gain, card_gain_other)``.
+    One walk over the cards adds each hand's term to its own sum, two independent
     chains of additions where one hand after the other made a chain twice as long
     (``work``: ``FRESH_WORK`` float64)."""
     count = popcount(unseen)
     if count == 0:
-        return 0.0, 0.0
-    hashed, key, best_suit, base, by_rank, index = _fresh_setup(t, natural, unseen, draw_weight, work, 0)
-    hashed2, key2, best_suit2, base2, by_rank2, index2 = _fresh_setup(t, other, unseen, draw_weight, work,
+        return 0.0, 0.0, high_gain(t, natural, 0, card, draw_weight), high_gain(t, other, 0, card, draw_weight)
+    hashed, key, best_suit, base, by_rank, index = _fresh_setup(t, natural, unseen, card, draw_weight, work, 0)
+    hashed2, key2, best_suit2, base2, by_rank2, index2 = _fresh_setup(t, other, unseen, card, draw_weight, work,
                                                                       FRESH_VALUES)
     total = total_other = 0.0
     m = unseen & _FULL_DECK
@@ -501,7 +514,9 @@ def tw_fresh_gains(t, natural, other, unseen, draw_weight, work):
         total_other += _fresh_term(t, other, hashed2, key2, best_suit2, base2, by_rank2, index2, work, FRESH_VALUES,
                                    bit, b, draw_weight)
         m ^= b
-    return total / count, total_other / count
+    gain = _value_with_card(t, natural, hashed, key, best_suit, work, 0, card, draw_weight) - base
+    gain_other = _value_with_card(t, other, hashed2, key2, best_suit2, work, FRESH_VALUES, card, draw_weight) - base2
+    return total / count, total_other / count, gain, gain_other
 
 
 @njit(cache=True)
@@ -520,16 +535,17 @@ def tw_pays(t, policy, mine, offered, fee, next_visible, last, seen, work):
         return True
     dw = policy[TW_DRAW_WEIGHT]
     cm = card_bit(offered)
-    take = high_gain(t, mine, 0, cm, dw)
     unseen = _FULL_DECK & ~(seen | mine | cm)
+    # The offered card's gains (high_gain's floats) come with the fresh-card means,
+    # from the values by rank these work out anyway.
     if not last and policy[TW_DENY_WEIGHT] != 0.0:
-        # The next seat's fresh-card gain only when it is read, beside mine.
-        fresh, fresh_next = tw_fresh_gains(t, mine, next_visible, unseen, dw, work)
+        # The next seat's gains only when they are read, beside mine.
+        fresh, fresh_next, take, given = tw_fresh_gains(t, mine, next_visible, unseen, cm, dw, work)
         score = fresh - take
-        given = high_gain(t, next_visible, 0, cm, dw)
         score -= policy[TW_DENY_WEIGHT] * (given - fresh_next)
     else:
-        score = tw_fresh_gain(t, mine, unseen, dw, work) - take
+        fresh, take = tw_fresh_and_card_gain(t, mine, unseen, cm, dw, work)
+        score = fresh - take
     return score >= th + policy[TW_FEE_WEIGHT] * fee
 
 

@@ -960,7 +960,9 @@ def test_the_fresh_card_estimate_is_the_card_by_card_mean_to_the_last_bit():
     change, so its means must be the definition's, bit for bit: hands of 0-9 cards,
     flush-heavy ones, and unseen cards that overlap the other hand."""
     from analyzer.evaluate import _tables
-    from kernels.policies import _FULL_DECK, FRESH_WORK, tw_fresh_gain, tw_fresh_gains
+    from kernels.policies import (
+        _FULL_DECK, FRESH_WORK, high_value, tw_fresh_and_card_gain, tw_fresh_gain, tw_fresh_gains,
+    )
 
     t, rng = _tables(), np.random.default_rng(11)
     work = np.full(FRESH_WORK, np.nan)  # values by rank: stale ones from earlier hands are never read
@@ -982,5 +984,12 @@ def test_the_fresh_card_estimate_is_the_card_by_card_mean_to_the_last_bit():
                  tw_fresh_gain(t, other, np.uint64(unseen), dw, work))
         expected = _card_by_card_gains(t, mine, other, unseen, dw)
         assert gains == expected, (trial, k, j)
-        # Both hands in one walk (the pay decision's own and the next seat's).
-        assert tw_fresh_gains(t, mine, other, np.uint64(unseen), dw, work) == expected, (trial, k, j)
+        # Both hands in one walk (the pay decision's own and the next seat's), with
+        # the offered card's gains read from the same values: high_value's difference.
+        offered = np.uint64(mask([cards[-1 - trial % 20]]))
+        gains_offered = tuple(high_value(t, np.uint64(int(hand) | int(offered)), 0, dw) - high_value(t, hand, 0, dw)
+                              for hand in (mine, other))
+        assert tw_fresh_and_card_gain(t, mine, np.uint64(unseen), offered, dw, work) == (expected[0],
+                                                                                           gains_offered[0])
+        assert tw_fresh_gains(t, mine, other, np.uint64(unseen), offered, dw, work) == expected + gains_offered, \
+            (trial, k, j)
