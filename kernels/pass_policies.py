@@ -233,7 +233,11 @@ def keep_five(t, policy, hand, hand_size, howdy, fk):
     hand = np.uint64(hand)
     n_discard = hand_size - 5
     best_high_mask = best_low_mask = np.uint64(0)
-    bh_high = bh_low = bl_low = bl_high = np.int64(-1)
+    # The best (high, low) and (low, high) so far, each pair packed in one integer
+    # (strengths are below 2**31) and kept by selects, not branches: which five wins
+    # is data the branch predictor cannot guess, and each miss threw away the
+    # lookups already under way for the next fives.
+    best_hl = best_lh = np.int64(-1)
     full_key = mask_key(t, hand)
     # Every way to discard hand_size - 5 cards, in the order of their lowest bits.
     mi = hand if n_discard > 0 else np.uint64(1)
@@ -254,10 +258,15 @@ def keep_five(t, policy, hand, hand_size, howdy, fk):
                 five = hand & ~bi
                 key = key_i
             h, lo = _five_values(t, five, key, howdy, fk)
-            if h > bh_high or (h == bh_high and lo > bh_low):
-                bh_high, bh_low, best_high_mask = h, lo, five
-            if lo > bl_low or (lo == bl_low and h > bl_high):
-                bl_low, bl_high, best_low_mask = lo, h, five
+            hl = (h << 32) | lo
+            lh = (lo << 32) | h
+            high_better = hl > best_hl
+            low_better = lh > best_lh
+            best_hl = hl if high_better else best_hl
+            best_high_mask = five if high_better else best_high_mask
+            best_lh = lh if low_better else best_lh
+            best_low_mask = five if low_better else best_low_mask
+    bl_low = best_lh >> 32
     aim = int(policy[AIM])
     if aim == AIM_ADAPTIVE:
         top = 14 - ((bl_low >> 16) & 0xF) if bl_low > 0 and bl_low >> CAT_SHIFT == LOW_NO_PAIR else 99
