@@ -495,12 +495,26 @@ def declare_choice(rules, params, st, s):
     return d
 
 
+@njit(cache=True, inline="always")
+def _declarer_after(st, s):
+    """``_next_declarer`` once seat ``s``, the one it named, has declared: the next
+    active seat clockwise up to the dealer, or -1 (no walk from the dealer's left
+    and no division a seat)."""
+    n = st[B.players]
+    dealer = st[B.dealer]
+    while s != dealer:
+        s = s + 1 if s + 1 < n else 0
+        if st[P.active + s]:
+            return s
+    return -1
+
+
 @njit(cache=True)
 def apply_declaration(st, s, d):
     st[P.declared + s] = d
     st[P.declare_order + st[P.n_declared]] = d
     st[P.n_declared] += 1
-    st[B.turn] = _next_declarer(st)
+    st[B.turn] = _declarer_after(st, s)
     if st[B.turn] < 0:
         st[B.phase] = PH_SETTLE
 
@@ -526,14 +540,17 @@ def declarations_consistent(rules, params, st):
 
 @njit(cache=True)
 def showdown_step(rules, params, st, trace, out, stop, forced):
-    """One step of the shared end of a pot-game deal (PH_DECLARE or PH_SETTLE).
-    Returns ``(paused, forced)``: paused before a declaration (``stop``), and the
-    forced action left for later decisions (-1 once used). A deal whose cards
-    contradict the declarations seen (``check_declared``) is rejected first."""
+    """The shared end of a pot-game deal from PH_DECLARE or PH_SETTLE: the
+    declarations left, each one a decision (counted, and a place to pause before:
+    ``stop``), then the pot divided. Returns ``(paused, forced)``: paused before a
+    declaration, and the forced action left for later decisions (-1 once used). A
+    deal whose cards contradict the declarations seen (``check_declared``) is
+    rejected first. All in one call: a return to the game's loop and a call back
+    for each declaration had cost more than the declarations."""
     if st[P.check_declared] != 0 and not declarations_consistent(rules, params, st):
         reject_deal(st, out)
         return False, forced
-    if st[B.phase] == PH_DECLARE:
+    while st[B.phase] == PH_DECLARE:
         if paused(st, stop):
             return True, forced
         s = st[B.turn]
@@ -544,7 +561,6 @@ def showdown_step(rules, params, st, trace, out, stop, forced):
             d = declare_choice(rules, params, st, s)
         st[B.decisions] += 1
         apply_declaration(st, s, d)
-        return False, forced
     settle_deal(rules, st, trace, out)
     return False, forced
 
