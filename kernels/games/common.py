@@ -473,10 +473,12 @@ def _next_declarer(st):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def declare_choice(rules, params, st, s):
     """Seat s's declaration by its policy: it sees its own hand, the others' face-up
-    cards and, when declaring in turn, the declarations made before it."""
+    cards and, when declaring in turn, the declarations made before it. (Inlined:
+    a call a declaration was 5% of a Selection/Rejection deal where every seat
+    takes every card.)"""
     n = st[B.players]
     n_active = 0
     opponents = 0
