@@ -58,8 +58,11 @@ AIM_ADAPTIVE = 2
 
 @njit(cache=True)
 def strength_value(strength):
-    """A high strength as a float: slot plus the top two ranks as fractions."""
-    return (strength >> CAT_SHIFT) + ((strength >> 16) & 0xF) / 16.0 + ((strength >> 12) & 0xF) / 256.0
+    """A high strength as a float: slot plus the top two ranks as fractions,
+    ``slot + r1 / 16 + r2 / 256``. Those are the strength's bits from 12 up (slot
+    from bit 20, then two 4-bit ranks) over 256: one conversion and one exact
+    scaling, the same float as adding the three parts (every one of them exact)."""
+    return (strength >> 12) * (1.0 / 256.0)
 
 
 @njit(cache=True)

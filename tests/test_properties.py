@@ -82,6 +82,27 @@ def test_the_policies_hand_value_is_the_mask_evaluators(cards, wilds, draw_weigh
     assert high_value(t, natural, wilds, draw_weight) == want
 
 
+def test_a_strengths_value_is_its_slot_plus_its_top_two_ranks_as_fractions():
+    """``strength_value`` reads the strength's bits from 12 up as one number; it must
+    be, to the last bit, slot + first rank / 16 + second rank / 256 added part by
+    part (the definition), for every strength of every high table and of the
+    five-of-a-kind and natural-royal strengths the mask evaluators make."""
+    from analyzer.evaluate import _tables
+    from kernels.evaluate import FLUSH_SIZE, N_SLOTS, T_FLUSH, T_HIGH, T_HIGH_WILD, T_SEVEN_HIGH, T_SEVEN_LOW
+    from kernels.policies import strength_value
+    from kernels.ranking import CAT_SHIFT, FIVE_KIND_ABOVE_SF, FIVE_KIND_BELOW_SF, NATURAL_ROYAL, pack
+
+    t = _tables().astype(np.int64)
+    strengths = np.unique(np.concatenate([
+        t[T_FLUSH:T_FLUSH + FLUSH_SIZE], t[T_HIGH:T_HIGH + N_SLOTS], t[T_HIGH_WILD:T_HIGH_WILD + N_SLOTS],
+        t[T_SEVEN_HIGH:T_SEVEN_LOW],
+        [pack(slot, r, r, r, r, r) for slot in (FIVE_KIND_BELOW_SF, FIVE_KIND_ABOVE_SF) for r in range(1, 14)],
+        [pack(NATURAL_ROYAL, 13, 12, 11, 10, 9)]]))
+    assert len(strengths) > 7000
+    for s in strengths.tolist():
+        assert strength_value(s) == (s >> CAT_SHIFT) + ((s >> 16) & 0xF) / 16.0 + ((s >> 12) & 0xF) / 256.0, s
+
+
 @settings(max_examples=600, deadline=None)
 @given(st.lists(st.integers(0, 51), min_size=1, max_size=10, unique=True), st.integers(0, 3),
        st.sampled_from([0.0, 1.0, 0.37, 2.5]), st.integers(1, 14), st.booleans())
