@@ -557,6 +557,7 @@ def _low7(t, halves, c0, c1, c2, c3, c4, c5, c6):
 
 @njit(cache=True, inline="always")
 def _low7_of_key(t, halves, key):
+    """``_low7`` of the seven cards whose key is ``key``."""
     return t[T_SEVEN_LOW + seven_slot(halves, key)]
 
 
