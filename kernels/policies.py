@@ -281,6 +281,11 @@ def wants_card(t, policy, natural, w, card, next_visible, next_w, next_forced):
     cm = card_bit(card)
     score = gain(t, policy, natural, w, cm, aim_of(policy, natural))
     if next_forced and policy[DENY_WEIGHT] != 0.0:
+        if policy[DENY_WEIGHT] > 0.0 and score >= policy[TAKE_THRESHOLD]:
+            # Taken whatever the next player's gain: it is never negative (its low
+            # gain never is, and it is the larger of that and the high gain), and
+            # adding a non-negative float never lowers a score. The same decision.
+            return True
         score += policy[DENY_WEIGHT] * public_gain(t, policy, next_visible, next_w, cm)
     return score >= policy[TAKE_THRESHOLD]
 

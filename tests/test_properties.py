@@ -129,6 +129,41 @@ def test_the_policies_card_gains_are_the_two_values_difference(cards, wilds, dra
                                                      if (12 if v == 1 else v - 2) in ranks)
 
 
+def test_an_offer_decision_is_its_score_against_the_threshold():
+    """``wants_card`` takes the card when my gain, plus ``DENY_WEIGHT`` times the next
+    player's public gain when they would be forced to take it, reaches the
+    threshold. It may skip the next player's gain once my own reaches the threshold
+    (that gain is never negative); the decision must be the full score's. Random
+    hands, aims and weights, with thresholds at my gain, just above it and at fixed
+    values, so that the next player's gain often decides."""
+    from analyzer.evaluate import _tables
+    from kernels.policies import (
+        AIM, DENY_WEIGHT, DRAW_WEIGHT, LOW_MAX, N_OFFER_PARAMS, TAKE_THRESHOLD, aim_of, gain, public_gain, wants_card,
+    )
+
+    t, rng = _tables(), np.random.default_rng(7)
+    policy = np.zeros(N_OFFER_PARAMS)
+    decided_by_the_next_player = 0
+    for _ in range(3000):
+        cards = rng.permutation(52)[:int(rng.integers(2, 12))].tolist()
+        k = int(rng.integers(0, len(cards)))
+        card, mine, visible = cards[0], _mask(cards[1:1 + k]), _mask(cards[1 + k:])
+        wilds, next_wilds, forced = int(rng.integers(0, 3)), int(rng.integers(0, 2)), bool(rng.integers(0, 2))
+        policy[AIM], policy[LOW_MAX] = rng.integers(0, 3), rng.integers(5, 14)
+        policy[DRAW_WEIGHT], policy[DENY_WEIGHT] = rng.choice([0.0, 1.0, 0.37]), rng.choice([0.0, 0.5, 2.0])
+        b = _mask([card])
+        mine_gain = gain(t, policy, mine, wilds, b, aim_of(policy, mine))
+        theirs = public_gain(t, policy, visible, next_wilds, b)
+        assert theirs >= 0.0
+        for threshold in (mine_gain, mine_gain + 1e-9, mine_gain + 0.01, mine_gain + 0.3, 0.1, -0.5):
+            policy[TAKE_THRESHOLD] = threshold
+            score = mine_gain + (policy[DENY_WEIGHT] * theirs if forced and policy[DENY_WEIGHT] != 0.0 else 0.0)
+            want = score >= threshold
+            decided_by_the_next_player += want != (mine_gain >= threshold)
+            assert wants_card(t, policy, mine, wilds, card, visible, next_wilds, forced) == want
+    assert decided_by_the_next_player > 100
+
+
 @settings(max_examples=500, deadline=None)
 @given(st.integers(0, 2**64 - 1))
 def test_popcount_counts_the_set_bits(m):
