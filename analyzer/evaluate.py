@@ -69,6 +69,10 @@ def _tables():
 # ------------------------------------------------------------------------ inputs
 
 
+def _is_list_of_hands(cards):
+    return isinstance(cards, (list, tuple)) and bool(cards) and not isinstance(cards[0], (str, int, np.integer))
+
+
 def _as_hands(cards):
     """``(2-D uint8 array, single, padded)`` from any accepted hand input, validated;
     ``padded`` says some row holds fewer real cards than the array is wide."""
@@ -81,7 +85,7 @@ def _as_hands(cards):
             cards = np.where(cards < 0, NO_CARD, cards).astype(np.uint8)
         hands = np.ascontiguousarray(cards)
         single = False
-    elif isinstance(cards, (list, tuple)) and cards and not isinstance(cards[0], (str, int, np.integer)):
+    elif _is_list_of_hands(cards):
         return _as_hands(np.array(cards))
     else:
         hands = parse_cards(cards)[None, :]
@@ -168,11 +172,36 @@ def _result(out, single):
     return int(out[0]) if single else out
 
 
+def _result_array(out, n, hands):
+    """The array to write ``n`` strengths into: a fresh one, or the caller's ``out``
+    once it is known to fit (``int32``, shape ``(n,)``, contiguous, writeable, apart
+    from the hands)."""
+    if out is None:
+        return np.empty(n, dtype=np.int32)
+    if not isinstance(out, np.ndarray):
+        raise WantitError(f"out must be a numpy array, got {type(out).__name__}")
+    if out.dtype != np.int32:
+        raise WantitError(f"out must have dtype int32, got {out.dtype}")
+    if out.shape != (n,):
+        raise WantitError(f"out must have shape ({n},), one strength per hand, got {out.shape}")
+    if not out.flags.c_contiguous or not out.flags.writeable:
+        raise WantitError("out must be a contiguous, writeable array")
+    if isinstance(hands, np.ndarray) and np.may_share_memory(out, hands):
+        raise WantitError("out must not share memory with the hands")
+    return out
+
+
+def _check_out_for_batch(out, cards):
+    """``out`` is for many hands: one hand returns an ``int``."""
+    if out is not None and not (isinstance(cards, np.ndarray) and cards.ndim == 2) and not _is_list_of_hands(cards):
+        raise WantitError("out is for a batch of hands (a 2-D array); one hand returns an int")
+
+
 # -------------------------------------------------------------------- evaluators
 
 
 def evaluate_high(cards, wild=None, wild_ranks=None, five_kind="above_straight_flush",
-                  wild_may_duplicate=False):
+                  wild_may_duplicate=False, out=None):
     """Best high hand of each hand (best five of up to ten cards), larger is better.
 
     ``wild``: cards that are wild for their holder (a string, codes, or for many
@@ -181,16 +210,20 @@ def evaluate_high(cards, wild=None, wild_ranks=None, five_kind="above_straight_f
     ranks (``above_straight_flush``, ``below_straight_flush``,
     ``above_sf_below_natural_royal``). ``wild_may_duplicate`` allows the
     "double-ace flush". A hand of fewer than five cards is an incomplete hand.
+    ``out``: for many hands, an ``int32`` array of one place per hand to write the
+    strengths into (and return), as numpy's ``out=``; it saves a fresh array's cost.
+    After an error its contents are unspecified.
     """
     fk = _five_kind_code(five_kind)
+    _check_out_for_batch(out, cards)
     rows = _plain_rows(cards) if wild is None and wild_ranks is None else None
     if rows is not None:
-        out = np.empty(rows.shape[0], dtype=np.int32)
+        out = _result_array(out, rows.shape[0], rows)
         if high_batch_checked(_tables(), rows, fk, out) == 0:
             return out
     hands, single, padded = _as_hands(cards)  # says which row is wrong, or takes the padded rows
     wild_masks = _wild_masks(hands, wild, wild_ranks)
-    out = np.empty(hands.shape[0], dtype=np.int32)
+    out = _result_array(out, hands.shape[0], cards)
     if wild_masks is None and 5 <= hands.shape[1] <= 7 and not padded:
         high_batch_hashed(_tables(), hands, fk, out)
     else:
@@ -200,23 +233,24 @@ def evaluate_high(cards, wild=None, wild_ranks=None, five_kind="above_straight_f
     return _result(out, single)
 
 
-def evaluate_low(cards, qualifier=None, wild=None, wild_ranks=None):
+def evaluate_low(cards, qualifier=None, wild=None, wild_ranks=None, out=None):
     """Best ace-to-five low of each hand, larger is better; 0 means no low.
 
     ``qualifier``: e.g. ``8`` for eight-or-better (five different ranks, all 8 or
     lower, ace 1); a hand that does not qualify, or holds fewer than five cards,
     gets 0. ``wild`` and ``wild_ranks`` as in ``evaluate_high``: a wild card takes
-    the lowest rank the hand lacks.
+    the lowest rank the hand lacks. ``out`` as in ``evaluate_high``.
     """
     threshold = low_threshold(qualifier)
+    _check_out_for_batch(out, cards)
     rows = _plain_rows(cards) if wild is None and wild_ranks is None else None
     if rows is not None:
-        out = np.empty(rows.shape[0], dtype=np.int32)
+        out = _result_array(out, rows.shape[0], rows)
         if low_batch_checked(_tables(), rows, threshold, out) == 0:
             return out
     hands, single, padded = _as_hands(cards)
     wild_masks = _wild_masks(hands, wild, wild_ranks)
-    out = np.empty(hands.shape[0], dtype=np.int32)
+    out = _result_array(out, hands.shape[0], cards)
     if wild_masks is None and 5 <= hands.shape[1] <= 7 and not padded:
         low_batch_hashed(_tables(), hands, threshold, out)
     else:

@@ -171,3 +171,58 @@ def test_the_public_evaluators_still_name_a_bad_row_and_take_padded_rows():
         evaluate_high(hands)
     hands[31, 4] = 255  # an empty place: that row is a six-card hand
     assert evaluate_high(hands)[31] == evaluate_high(hands[31, [0, 1, 2, 3, 5, 6]][None, :])[0]
+
+
+def test_out_takes_the_strengths_on_every_path_and_is_returned():
+    """``out=`` receives every row's strength, the rank-set evaluators' value
+    (``high_mask`` / ``low_mask``, a separate implementation), whichever path the
+    call takes: the checked one-pass batch, padded rows, wild cards, a list of hands."""
+    from analyzer import evaluate_low
+    from analyzer.evaluate import _tables
+    from kernels.cards import card_bit
+    from kernels.evaluate import high_mask, low_mask
+
+    t, rng = _tables(), np.random.default_rng(7)
+    hands = np.argsort(rng.random((300, 52)), axis=1)[:, :7].astype(np.uint8)
+    padded = hands.copy()
+    padded[::3, 6] = 255
+    deuces = sum(int(card_bit(c)) for c in range(4))  # the four 2s
+    for rows, wild_ranks in ((hands, None), (padded, None), (hands, "2")):
+        masks = [sum(int(card_bit(c)) for c in row if c != 255) for row in rows.tolist()]
+        out = np.full(len(rows), -1, np.int32)
+        assert evaluate_high(rows, wild_ranks=wild_ranks, out=out) is out
+        natural_and_wild = [(m & ~deuces, bin(m & deuces).count("1")) if wild_ranks else (m, 0) for m in masks]
+        assert out.tolist() == [high_mask(t, np.uint64(m), w, 0, False) for m, w in natural_and_wild]
+        if wild_ranks is None:
+            out[:] = -1
+            assert evaluate_low(rows, qualifier=8, out=out) is out
+            threshold = evaluate_low("8c 7d 6h 5s 4c")  # the worst eight-low
+            assert out.tolist() == [v if v >= threshold else 0 for v in (low_mask(np.uint64(m), 0) for m in masks)]
+    out = np.full(2, -1, np.int32)
+    listed = [parse_cards("As Ks Qs Js Ts").tolist(), parse_cards("2c 3d 4h 5s 7c").tolist()]
+    assert evaluate_high(listed, out=out) is out
+    assert out.tolist() == [evaluate_high("As Ks Qs Js Ts"), evaluate_high("2c 3d 4h 5s 7c")]
+
+
+def test_an_out_that_does_not_fit_is_a_clear_error():
+    from analyzer import WantitError, evaluate_low
+
+    hands = np.argsort(np.random.default_rng(8).random((10, 52)), axis=1)[:, :7].astype(np.uint8)
+    read_only = np.empty(10, np.int32)
+    read_only.flags.writeable = False
+    buffer = np.zeros(80, np.uint8)
+    overlapping = buffer[:70].reshape(10, 7)
+    overlapping[:] = hands
+    for evaluate in (evaluate_high, evaluate_low):
+        for out, message in ((np.empty(10, np.int64), "dtype int32, got int64"),
+                             (np.empty(9, np.int32), r"shape \(10,\), one strength per hand, got \(9,\)"),
+                             (np.empty((10, 1), np.int32), r"shape \(10,\)"),
+                             (np.empty(20, np.int32)[::2], "contiguous, writeable"),
+                             (read_only, "contiguous, writeable"),
+                             ([0] * 10, "numpy array, got list")):
+            with pytest.raises(WantitError, match=message):
+                evaluate(hands, out=out)
+        with pytest.raises(WantitError, match="share memory"):
+            evaluate(overlapping, out=buffer[:40].view(np.int32))
+        with pytest.raises(WantitError, match="batch of hands"):
+            evaluate("As Ks Qs Js Ts", out=np.empty(1, np.int32))
