@@ -788,7 +788,7 @@ def new_stock(stock, st, n_cards, stacked, rnd):
         st[ST_STACKED] = 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def draw_card(stock, st, disc, stream, in_order, trace, n_events):
     """The next stock card; an empty stock is first rebuilt from the discard pile
     (shuffled, or in discard order: ``in_order`` or a stacked round). Returns
