@@ -348,25 +348,29 @@ def best_low_high(x, min_cards, lo, hi, want_max):
     """Numerical cards only, ``min_cards`` to 5 of them, with a score in
     ``(lo, hi]``: the highest such score (``want_max``) or the lowest."""
     n = 0
+    total = 0
     for i in range(HAND):
         v = x[X_LH + i]
         if v > 0:
             x[X_BUF + n] = v
             x[X_BUF + HAND + n] = i
             n += 1
+            total += v
     if n < min_cards or n == 0:
         return 0, 0
     if want_max:
-        # The top five, when it fits under ``hi``, is the answer.
-        taken = 0
-        top = 0
-        for _ in range(min(n, MAX_USED)):
+        # The top five, when it fits under ``hi``, is the answer: the five largest
+        # values, the earlier of equal ones first; so all but the smallest one or two,
+        # the later of equal ones dropped first.
+        taken = (1 << n) - 1
+        top = total
+        for _ in range(n - MAX_USED):
             bj = -1
             for j in range(n):
-                if not (taken >> j) & 1 and (bj < 0 or x[X_BUF + j] > x[X_BUF + bj]):
+                if (taken >> j) & 1 and (bj < 0 or x[X_BUF + j] <= x[X_BUF + bj]):
                     bj = j
-            taken |= 1 << bj
-            top += x[X_BUF + bj]
+            taken &= ~(1 << bj)
+            top -= x[X_BUF + bj]
         if top <= hi:
             if top <= lo:
                 return 0, 0
