@@ -625,19 +625,23 @@ def fill_score(kind, used, x, prof, sp, score_row, low_idx, high_idx):
 def fill_scores(eligible, x, prof, board, sp, score_row, low_idx, high_idx):
     """``fill_score`` of every eligible slot into ``x[X_SCORES + k]`` (the score
     only; the rank-group kinds from one pass over the rank counts)."""
-    n_slots = board.shape[0]
+    # The loops walk the eligible slots' bits, lowest first: a test of every slot's
+    # bit would be a branch on which slots happen to be open.
     groups = False
-    for k in range(n_slots):
-        if (eligible >> k) & 1:
-            kind = board[k, BOARD_KIND]
-            if board[k, BOARD_USED] != USED_ALL and (kind == K_PAIR or kind == K_TWO_PAIR or kind == K_THREE
-                                                      or kind == K_FOUR or kind == K_FULL_HOUSE):
-                groups = True
+    m = eligible
+    while m:
+        k = np.int64(low_bit(m))
+        m &= m - 1
+        kind = board[k, BOARD_KIND]
+        if board[k, BOARD_USED] != USED_ALL and (kind == K_PAIR or kind == K_TWO_PAIR or kind == K_THREE
+                                                  or kind == K_FOUR or kind == K_FULL_HOUSE):
+            groups = True
     if groups:
         group_scores(x, prof, x[X_GROUPS:])
-    for k in range(n_slots):
-        if not (eligible >> k) & 1:
-            continue
+    m = eligible
+    while m:
+        k = np.int64(low_bit(m))
+        m &= m - 1
         kind = board[k, BOARD_KIND]
         if board[k, BOARD_USED] != USED_ALL and (kind == K_PAIR or kind == K_TWO_PAIR or kind == K_THREE
                                                   or kind == K_FOUR or kind == K_FULL_HOUSE):
@@ -662,9 +666,10 @@ def choose_keep(eligible, prev_aim, x, prof, board, sp, score_row, low_idx, high
     best_k = -1
     best_mask = FULL_HAND
     if prev_aim < 0 or sp[SP_POLICY + P_REAIM] > 0 or not (eligible >> prev_aim) & 1:
-        for k in range(board.shape[0]):
-            if not (eligible >> k) & 1:
-                continue
+        m = eligible
+        while m:
+            k = np.int64(low_bit(m))
+            m &= m - 1
             kind = board[k, BOARD_KIND]
             lo, hi, _ = low_high_bounds(kind, score_row, low_idx, high_idx, sp)
             if hi <= 0:
@@ -684,8 +689,11 @@ def choose_keep(eligible, prev_aim, x, prof, board, sp, score_row, low_idx, high
         others = eligible & ~(1 << prev_aim)
         fill_scores(others, x, prof, board, sp, score_row, low_idx, high_idx)
         made = -1
-        for k in range(board.shape[0]):
-            if (others >> k) & 1 and x[X_SCORES + k] > 0:
+        m = others
+        while m:
+            k = np.int64(low_bit(m))
+            m &= m - 1
+            if x[X_SCORES + k] > 0:
                 v = x[X_SCORES + k] - w * sp[SP_PAR + k]
                 if v > best:
                     best = v
@@ -710,8 +718,11 @@ def choose_fill(eligible, x, prof, board, sp, score_row, opening, low_idx, high_
     fill_scores(eligible, x, prof, board, sp, score_row, low_idx, high_idx)
     best = -1e300
     best_k = -1
-    for k in range(n_slots):
-        if (eligible >> k) & 1 and x[X_SCORES + k] > 0:
+    m = eligible
+    while m:
+        k = np.int64(low_bit(m))
+        m &= m - 1
+        if x[X_SCORES + k] > 0:
             v = x[X_SCORES + k] - w * sp[SP_PAR + k]
             if v > best:
                 best = v
