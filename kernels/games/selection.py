@@ -294,10 +294,17 @@ def fresh_cards(kept, draws_left):
 
 # ---------------------------------------------------------------- the keep policy's estimates
 
+# Each ``aim_*`` returns ``(estimate, plan)``; ``keep_mask`` turns the plan of the
+# slot aimed at into the hand positions kept, so that the other slots' positions are
+# never looked for. A plan is the mask itself, except: a rank group's is rank ``a``
+# + 16 x (rank ``b`` + 1); a straight's is the window's start + 16 x (colour + 1)
+# (colour -1: any); -1 keeps nothing.
+NO_PLAN = -1
+
 
 @njit(cache=True, _nrt=False)
 def aim_groups(x, prof, kind, used_all, draws_left, mean, tt):
-    """Estimate and keep mask for ``ca`` of a rank (plus ``cb`` of another): keep
+    """Estimate and keep plan for ``ca`` of a rank (plus ``cb`` of another): keep
     the cards of the most promising ranks and draw to them."""
     ca, cb = group_shape(kind)
     # The (up to) three most promising ranks: most copies (capped at ca), then points.
@@ -354,19 +361,14 @@ def aim_groups(x, prof, kind, used_all, draws_left, mean, tt):
                 best = v
                 ba = a
                 bb = b
-    mask = 0
-    if ba >= 0:
-        mask = rank_positions(x, ba, ca, np.int64(0))
-    if bb >= 0:
-        mask |= rank_positions(x, bb, cb, np.int64(0))
-    return best, mask
+    return best, ba + 16 * (bb + 1) if ba >= 0 else NO_PLAN
 
 
 @njit(cache=True, _nrt=False)
 def aim_straight(x, prof, bits, colour, draws_left, tt):
-    """Estimate and keep mask for five consecutive ranks (of ``colour`` if >= 0):
+    """Estimate and keep plan for five consecutive ranks (of ``colour`` if >= 0):
     of the windows holding most of their ranks (or one fewer), the one whose
-    chance of completion times points is best."""
+    chance of completion times points is best (no plan when it holds none)."""
     ace_low = prof[P_SCALARS, S_ACE_LOW]
     one = np.int64(1)
     most = 0
@@ -378,7 +380,7 @@ def aim_straight(x, prof, bits, colour, draws_left, tt):
         else:
             x[X_BUF + s] = -1
     if most == 0:
-        return 0.0, 0
+        return 0.0, NO_PLAN
     best = 0.0
     start = -1
     for s in range(1, 11):
@@ -405,7 +407,7 @@ def aim_straight(x, prof, bits, colour, draws_left, tt):
         if v > best or start < 0:
             best = v
             start = s
-    return best, straight_mask(x, prof, start, bits, colour)
+    return best, start + 16 * (colour + 1) if x[X_BUF + start] > 0 else NO_PLAN
 
 
 @njit(cache=True, _nrt=False)
@@ -439,15 +441,15 @@ def aim_straight_flush(x, prof, draws_left, tt):
         most = max(most, x[X_CCNT + col])
     floor = min(3, most)
     best = 0.0
-    best_mask = 0
+    best_plan = NO_PLAN
     for col in range(prof[P_SCALARS, S_N_COLOURS]):
         if x[X_CCNT + col] < floor:
             continue
-        v, m = aim_straight(x, prof, x[X_CRM + col], col, draws_left, tt)
-        if v > best or best_mask == 0:
+        v, plan = aim_straight(x, prof, x[X_CRM + col], col, draws_left, tt)
+        if v > best or best_plan == NO_PLAN:
             best = v
-            best_mask = m
-    return best, best_mask
+            best_plan = plan
+    return best, best_plan
 
 
 @njit(cache=True, _nrt=False)
@@ -579,7 +581,7 @@ def eligible_slots(score_row, n_slots, opening, target):
 
 @njit(cache=True, _nrt=False, inline="always")
 def aim_slot(kind, used, x, prof, sp, lo, hi, draws_left, tt):
-    """The keep policy's ``(estimated final score, keep mask)`` for one slot."""
+    """The keep policy's ``(estimated final score, keep plan)`` for one slot."""
     mean = sp[SP_AUX + A_MEAN_POINTS]
     used_all = used == USED_ALL
     if kind == K_LOW or kind == K_HIGH:
@@ -595,6 +597,25 @@ def aim_slot(kind, used, x, prof, sp, lo, hi, draws_left, tt):
     if kind == K_COSMOPOLITAN:
         return aim_cosmopolitan(x, prof, draws_left, mean, tt)
     return 0.0, 0
+
+
+@njit(cache=True, _nrt=False)
+def keep_mask(kind, plan, x, prof):
+    """The hand positions a keep plan of a slot of ``kind`` keeps."""
+    if plan < 0:
+        return 0
+    if kind == K_PAIR or kind == K_TWO_PAIR or kind == K_THREE or kind == K_FOUR or kind == K_FULL_HOUSE:
+        ca, cb = group_shape(kind)
+        none = np.int64(0)
+        mask = rank_positions(x, plan & 15, ca, none)
+        if plan >= 16:
+            mask |= rank_positions(x, (plan >> 4) - 1, cb, none)
+        return mask
+    if kind == K_STRAIGHT or kind == K_STRAIGHT_FLUSH:
+        colour = (plan >> 4) - 1
+        bits = x[X_RM] if colour < 0 else x[X_CRM + colour]
+        return straight_mask(x, prof, plan & 15, bits, colour)
+    return plan
 
 
 @njit(cache=True, _nrt=False)
@@ -665,6 +686,7 @@ def choose_keep(eligible, prev_aim, x, prof, board, sp, score_row, low_idx, high
     best = -1e300
     best_k = -1
     best_mask = FULL_HAND
+    best_plan = NO_PLAN
     if prev_aim < 0 or sp[SP_POLICY + P_REAIM] > 0 or not (eligible >> prev_aim) & 1:
         m = eligible
         while m:
@@ -674,16 +696,19 @@ def choose_keep(eligible, prev_aim, x, prof, board, sp, score_row, low_idx, high
             lo, hi, _ = low_high_bounds(kind, score_row, low_idx, high_idx, sp)
             if hi <= 0:
                 continue
-            est, mask = aim_slot(kind, board[k, BOARD_USED], x, prof, sp, lo, hi, draws_left, tt)
+            est, plan = aim_slot(kind, board[k, BOARD_USED], x, prof, sp, lo, hi, draws_left, tt)
             v = est - w * sp[SP_PAR + k]
             if v > best:
                 best = v
                 best_k = k
-                best_mask = mask
+                best_plan = plan
+        if best_k >= 0:
+            best_mask = keep_mask(board[best_k, BOARD_KIND], best_plan, x, prof)
     else:
         kind = board[prev_aim, BOARD_KIND]
         lo, hi, _ = low_high_bounds(kind, score_row, low_idx, high_idx, sp)
-        est, best_mask = aim_slot(kind, board[prev_aim, BOARD_USED], x, prof, sp, lo, hi, draws_left, tt)
+        est, plan = aim_slot(kind, board[prev_aim, BOARD_USED], x, prof, sp, lo, hi, draws_left, tt)
+        best_mask = keep_mask(kind, plan, x, prof)
         best = est - w * sp[SP_PAR + prev_aim]
         best_k = prev_aim
         others = eligible & ~(1 << prev_aim)
