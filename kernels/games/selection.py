@@ -128,6 +128,7 @@ from .selection_hands import (
     popcount,
     rank_bits,
     rank_positions,
+    sort7_descending,
     straight_mask,
     top_points,
 )
@@ -498,35 +499,39 @@ def aim_cosmopolitan(x, prof, draws_left, mean, tt):
     return p * (s + (MAX_USED - present) * mean), bests
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _good_key(x, i, keep_min):
+    v = x[X_LH + i]
+    return v * 8 + (HAND - i) if v > 0 and v >= keep_min else 0
+
+
 @njit(cache=True, _nrt=False)
 def aim_low_high(x, sp, lo, hi, draws_left, unseen):
     """Keep the numerical cards worth at least ``keep_min`` (at most five, staying
     within ``hi``); expect the good numerical cards the draws bring."""
     keep_min = sp[SP_POLICY + P_KEEP_MIN]
-    good_held = 0
-    taken = 0
-    for i in range(HAND):
-        if x[X_LH + i] == 0:
-            taken |= 1 << i
-        elif x[X_LH + i] >= keep_min:
-            good_held += 1
+    # The good cards in the order they are taken, most points first, then the
+    # earlier position: one key each, points x 8 + (7 - position); 0 for the others.
+    k0 = _good_key(x, 0, keep_min)
+    k1 = _good_key(x, 1, keep_min)
+    k2 = _good_key(x, 2, keep_min)
+    k3 = _good_key(x, 3, keep_min)
+    k4 = _good_key(x, 4, keep_min)
+    k5 = _good_key(x, 5, keep_min)
+    k6 = _good_key(x, 6, keep_min)
+    good_held = (k0 > 0) + (k1 > 0) + (k2 > 0) + (k3 > 0) + (k4 > 0) + (k5 > 0) + (k6 > 0)
     s = 0
     kept = 0
     mask = 0
-    while kept < MAX_USED:
-        bi = -1
-        for i in range(HAND):
-            if not (taken >> i) & 1 and (bi < 0 or x[X_LH + i] > x[X_LH + bi]):
-                bi = i
-        if bi < 0 or x[X_LH + bi] < keep_min:
+    for key in sort7_descending(k0, k1, k2, k3, k4, k5, k6):
+        if key == 0 or kept >= MAX_USED:
             break
-        taken |= 1 << bi
-        v = x[X_LH + bi]
+        v = key >> 3
         if s + v > hi:
             continue
         s += v
         kept += 1
-        mask |= 1 << bi
+        mask |= 1 << (HAND - (key & 7))
     e = float(s)
     if kept < MAX_USED:
         outs = sp[SP_AUX + A_GOOD_TOTAL] - good_held

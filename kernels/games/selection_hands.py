@@ -110,6 +110,35 @@ def popcount(m):
     return n
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _exchange(a, b):
+    return max(a, b), min(a, b)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def sort7_descending(k0, k1, k2, k3, k4, k5, k6):
+    """Seven integers, largest first, by a 16-comparator sorting network: maxima and
+    minima, no branch on the values (a choice of the largest over and over again
+    branches on every comparison)."""
+    k0, k6 = _exchange(k0, k6)
+    k2, k3 = _exchange(k2, k3)
+    k4, k5 = _exchange(k4, k5)
+    k0, k2 = _exchange(k0, k2)
+    k1, k4 = _exchange(k1, k4)
+    k3, k6 = _exchange(k3, k6)
+    k0, k1 = _exchange(k0, k1)
+    k2, k5 = _exchange(k2, k5)
+    k3, k4 = _exchange(k3, k4)
+    k1, k2 = _exchange(k1, k2)
+    k4, k6 = _exchange(k4, k6)
+    k2, k3 = _exchange(k2, k3)
+    k4, k5 = _exchange(k4, k5)
+    k1, k2 = _exchange(k1, k2)
+    k3, k4 = _exchange(k3, k4)
+    k5, k6 = _exchange(k5, k6)
+    return k0, k1, k2, k3, k4, k5, k6
+
+
 @njit(cache=True, _nrt=False)
 def rank_bits(rank, ace_low):
     """Straight bits of a rank value: bit ``rank``, and bit 1 for an ace-low ace."""
