@@ -208,30 +208,41 @@ def rank_positions(x, rank, k, exclude):
     return m
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _points_key(x, i, exclude, colour):
+    """Card ``i``'s points x 8 + (7 - i), or 0 when it is excluded or of another colour:
+    the larger key is the card taken first (most points, then the earlier)."""
+    if (exclude >> i) & 1 or (colour >= 0 and x[X_COLOUR + i] != colour):
+        return 0
+    return x[X_POINTS + i] * 8 + (HAND - i)
+
+
 @njit(cache=True, _nrt=False)
 def top_points(x, exclude, k, colour):
     """``(sum, mask)`` of the ``k`` highest-point cards outside ``exclude`` (only
-    cards of ``colour`` when it is >= 0); fewer when fewer are there."""
-    taken = exclude
+    cards of ``colour`` when it is >= 0; the earlier of equal ones first); fewer
+    when fewer are there."""
+    k0 = _points_key(x, 0, exclude, colour)
+    k1 = _points_key(x, 1, exclude, colour)
+    k2 = _points_key(x, 2, exclude, colour)
+    k3 = _points_key(x, 3, exclude, colour)
+    k4 = _points_key(x, 4, exclude, colour)
+    k5 = _points_key(x, 5, exclude, colour)
+    k6 = _points_key(x, 6, exclude, colour)
+    if k == 1:
+        key = max(max(max(k0, k1), max(k2, k3)), max(max(k4, k5), k6))
+        if key == 0:
+            return 0, 0
+        return key >> 3, 1 << (HAND - (key & 7))
     total = 0
     used = 0
-    for _ in range(k):
-        best = -1
-        bi = -1
-        for i in range(HAND):
-            if (taken >> i) & 1:
-                continue
-            if colour >= 0 and x[X_COLOUR + i] != colour:
-                continue
-            p = x[X_POINTS + i]
-            if p > best:
-                best = p
-                bi = i
-        if bi < 0:
+    taken = 0
+    for key in sort7_descending(k0, k1, k2, k3, k4, k5, k6):
+        if key == 0 or taken >= k:
             break
-        taken |= 1 << bi
-        used |= 1 << bi
-        total += best
+        total += key >> 3
+        used |= 1 << (HAND - (key & 7))
+        taken += 1
     return total, used
 
 
