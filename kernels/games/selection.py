@@ -315,9 +315,10 @@ def aim_groups(x, prof, kind, used_all, draws_left, mean, tt):
     k0 = -1
     k1 = -1
     k2 = -1
-    for r in range(1, ACE + 1):
-        if x[X_CNT + r] == 0:
-            continue
+    held = x[X_RM] & ~2 if prof[P_SCALARS, S_ACE_LOW] else x[X_RM]  # bit 1: an ace played low
+    while held:
+        r = np.int64(low_bit(held))
+        held &= held - 1
         key = min(x[X_CNT + r], ca) * 100 + prof[P_RANK_POINTS, r]
         if key > k0:
             r2, k2 = r1, k1
