@@ -125,6 +125,7 @@ from .selection_hands import (
     colour_bests,
     group_scores,
     group_shape,
+    held_ranks,
     popcount,
     rank_bits,
     rank_positions,
@@ -315,7 +316,7 @@ def aim_groups(x, prof, kind, used_all, draws_left, mean, tt):
     k0 = -1
     k1 = -1
     k2 = -1
-    held = x[X_RM] & ~2 if prof[P_SCALARS, S_ACE_LOW] else x[X_RM]  # bit 1: an ace played low
+    held = held_ranks(x, prof)
     while held:
         r = np.int64(low_bit(held))
         held &= held - 1

@@ -194,6 +194,13 @@ def analyse(hand, deck, prof, ace_one, x):
     x[X_RM] = rm
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def held_ranks(x, prof):
+    """Bit ``r`` for each rank value held: the hand's straight bits less the ace-low
+    bit 1 of an ace (a deck whose aces play low has no 1 card)."""
+    return x[X_RM] & ~2 if prof[P_SCALARS, S_ACE_LOW] else x[X_RM]
+
+
 @njit(cache=True, _nrt=False)
 def rank_positions(x, rank, k, exclude):
     """Mask of the first ``k`` positions holding ``rank``, skipping ``exclude``."""
