@@ -911,23 +911,30 @@ def replace_cards(hand, keep, stock, st, disc, stream, in_order, seat, draw_no, 
     """Discard the cards outside ``keep`` face down, then deal their replacements.
     Returns ``(n_events, reshuffles)``."""
     reshuffles = 0
-    for j in range(HAND):
-        if not (keep >> j) & 1:
-            disc[st[ST_DISCARDS]] = hand[j]
-            st[ST_DISCARDS] += 1
-            n_events = emit(trace, n_events, EV_SEL_DISCARD, seat, hand[j], draw_no, 0)
-    for j in range(HAND):
-        if not (keep >> j) & 1:
-            c, n_events, r = draw_card(stock, st, disc, stream, in_order, trace, n_events)
-            reshuffles += r
-            if c < 0:
-                # Cannot happen with at least 7 cards per player (checked on the
-                # Python side); keep the old card rather than lose one.
-                st[ST_DISCARDS] -= 1
-                n_events = emit(trace, n_events, EV_SEL_NO_CARD, seat, -1, draw_no, 0)
-                continue
-            hand[j] = c
-            n_events = emit(trace, n_events, EV_SEL_DRAWN, seat, c, draw_no, 0)
+    # Both loops walk the replaced positions' bits, lowest first: a test of every
+    # position's bit would be a branch on which cards the policy kept.
+    replaced = FULL_HAND & ~keep
+    rest = replaced
+    while rest:
+        j = np.int64(low_bit(rest))
+        rest &= rest - 1
+        disc[st[ST_DISCARDS]] = hand[j]
+        st[ST_DISCARDS] += 1
+        n_events = emit(trace, n_events, EV_SEL_DISCARD, seat, hand[j], draw_no, 0)
+    rest = replaced
+    while rest:
+        j = np.int64(low_bit(rest))
+        rest &= rest - 1
+        c, n_events, r = draw_card(stock, st, disc, stream, in_order, trace, n_events)
+        reshuffles += r
+        if c < 0:
+            # Cannot happen with at least 7 cards per player (checked on the
+            # Python side); keep the old card rather than lose one.
+            st[ST_DISCARDS] -= 1
+            n_events = emit(trace, n_events, EV_SEL_NO_CARD, seat, -1, draw_no, 0)
+            continue
+        hand[j] = c
+        n_events = emit(trace, n_events, EV_SEL_DRAWN, seat, c, draw_no, 0)
     return n_events, reshuffles
 
 
