@@ -394,15 +394,16 @@ def best_cosmopolitan(x, prof):
 def best_low_high(x, min_cards, lo, hi, want_max):
     """Numerical cards only, ``min_cards`` to 5 of them, with a score in
     ``(lo, hi]``: the highest such score (``want_max``) or the lowest."""
+    # The usable values and their positions, packed to the front without a branch
+    # on which cards are numerical: every value is written, only a usable one kept.
     n = 0
     total = 0
     for i in range(HAND):
         v = x[X_LH + i]
-        if v > 0:
-            x[X_BUF + n] = v
-            x[X_BUF + HAND + n] = i
-            n += 1
-            total += v
+        x[X_BUF + n] = v
+        x[X_BUF + HAND + n] = i
+        n += v > 0
+        total += v
     if n < min_cards or n == 0:
         return 0, 0
     if want_max:
