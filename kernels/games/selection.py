@@ -653,8 +653,9 @@ def fill_score(kind, used, x, prof, sp, score_row, low_idx, high_idx):
 def fill_scores(eligible, x, prof, board, sp, score_row, low_idx, high_idx):
     """``fill_score`` of every eligible slot into ``x[X_SCORES + k]`` (the score
     only; the rank-group kinds from one pass over the rank counts)."""
-    # The loops walk the eligible slots' bits, lowest first: a test of every slot's
-    # bit would be a branch on which slots happen to be open.
+    # The loop walks the eligible slots' bits, lowest first: a test of every slot's
+    # bit would be a branch on which slots happen to be open. The rank-group scores
+    # are worked out when the first such slot comes.
     groups = False
     m = eligible
     while m:
@@ -663,16 +664,9 @@ def fill_scores(eligible, x, prof, board, sp, score_row, low_idx, high_idx):
         kind = board[k, BOARD_KIND]
         if board[k, BOARD_USED] != USED_ALL and (kind == K_PAIR or kind == K_TWO_PAIR or kind == K_THREE
                                                   or kind == K_FOUR or kind == K_FULL_HOUSE):
-            groups = True
-    if groups:
-        group_scores(x, prof, x[X_GROUPS:])
-    m = eligible
-    while m:
-        k = np.int64(low_bit(m))
-        m &= m - 1
-        kind = board[k, BOARD_KIND]
-        if board[k, BOARD_USED] != USED_ALL and (kind == K_PAIR or kind == K_TWO_PAIR or kind == K_THREE
-                                                  or kind == K_FOUR or kind == K_FULL_HOUSE):
+            if not groups:
+                group_scores(x, prof, x[X_GROUPS:])
+                groups = True
             x[X_SCORES + k] = x[X_GROUPS + kind]
         else:
             x[X_SCORES + k], _ = fill_score(kind, board[k, BOARD_USED], x, prof, sp, score_row, low_idx, high_idx)
