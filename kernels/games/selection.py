@@ -754,20 +754,23 @@ def choose_fill(eligible, x, prof, board, sp, score_row, opening, low_idx, high_
                 best = v
                 best_k = k
     # The scratch candidate: the open slot of least par; not the opening slot while
-    # it is open, unless it is the last open slot (§5.3 a, SE-A10).
+    # it is open, unless it is the last open slot (§5.3 a, SE-A10). Looked for only
+    # when a scratch can be the choice.
     opening_open = opening >= 0 and score_row[opening] < 0
-    z = -1
-    for k in range(n_slots):
-        if score_row[k] >= 0 or (opening_open and k == opening):
-            continue
-        if z < 0 or sp[SP_PAR + k] < sp[SP_PAR + z]:
-            z = k
-    if best_k < 0:
-        if z < 0:
-            return opening, 0, 0, 2
-        return z, 0, 0, 2
-    if sp[SP_RULES + R_VOLUNTARY_SCRATCH] > 0 and not opening_open and z >= 0 and -w * sp[SP_PAR + z] > best:
-        return z, 0, 0, 1
+    voluntary = sp[SP_RULES + R_VOLUNTARY_SCRATCH] > 0 and not opening_open
+    if best_k < 0 or voluntary:
+        z = -1
+        for k in range(n_slots):
+            if score_row[k] >= 0 or (opening_open and k == opening):
+                continue
+            if z < 0 or sp[SP_PAR + k] < sp[SP_PAR + z]:
+                z = k
+        if best_k < 0:
+            if z < 0:
+                return opening, 0, 0, 2
+            return z, 0, 0, 2
+        if z >= 0 and -w * sp[SP_PAR + z] > best:
+            return z, 0, 0, 1
     s, m = fill_score(board[best_k, BOARD_KIND], board[best_k, BOARD_USED], x, prof, sp, score_row,
                       low_idx, high_idx)
     return best_k, s, m, 0
