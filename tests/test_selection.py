@@ -194,6 +194,57 @@ def test_best_fill_equals_enumerating_every_subset(deck):
                 assert len(used) <= 5 and sum(card_points(deck.cards[c][0]) for c in used) == s
 
 
+def test_the_sorting_network_sorts_every_input():
+    """``sort7_descending`` (16 comparators): every 0/1 input (enough for any input,
+    by the 0-1 principle) and random inputs full of ties come out as ``sorted``."""
+    for bits in itertools.product((0, 1), repeat=7):
+        assert list(H.sort7_descending(*bits)) == sorted(bits, reverse=True)
+    rng = np.random.default_rng(12)
+    for row in rng.integers(0, 5, (2000, 7)).tolist():
+        assert list(H.sort7_descending(*row)) == sorted(row, reverse=True)
+
+
+def test_top_points_takes_the_k_highest_cards_the_earlier_of_equal_ones_first():
+    """Against the definition written out: the cards outside ``exclude`` (of
+    ``colour`` when it is >= 0), by points, the earlier position first; the first k."""
+    rng = np.random.default_rng(13)
+    for _ in range(3000):
+        x = np.zeros(H.CTX_SIZE, np.int64)
+        points = rng.choice([12, 12, 15, 20, 20, 25], 7)
+        colours = rng.integers(0, 3, 7)
+        x[H.X_POINTS:H.X_POINTS + 7] = points
+        x[H.X_COLOUR:H.X_COLOUR + 7] = colours
+        exclude, k, colour = int(rng.integers(0, 128)), int(rng.integers(0, 6)), int(rng.integers(-1, 3))
+        order = sorted((i for i in range(7) if not exclude >> i & 1 and (colour < 0 or colours[i] == colour)),
+                       key=lambda i: (-points[i], i))[:k]
+        want = (sum(int(points[i]) for i in order), sum(1 << i for i in order))
+        assert H.top_points(x, exclude, k, colour) == want
+
+
+def test_the_low_high_aim_keeps_the_good_cards_by_points_within_the_cap():
+    """``aim_low_high``'s kept cards against its rule written out: the cards worth at
+    least ``keep_min`` in Low / High, most points first (the earlier of equal ones),
+    each kept while the sum stays within ``hi``, at most five."""
+    rng = np.random.default_rng(14)
+    sp = np.zeros(G.SP_WIDTH)
+    sp[G.SP_AUX + G.A_GOOD_TOTAL], sp[G.SP_AUX + G.A_GOOD_MEAN] = 20, 16.0
+    for _ in range(3000):
+        x = np.zeros(H.CTX_SIZE, np.int64)
+        values = rng.choice([0, 0, 11, 12, 14, 16, 16, 18, 20], 7)
+        x[H.X_LH:H.X_LH + 7] = values
+        keep_min = float(rng.choice([11, 15, 16.5, 19]))
+        sp[G.SP_POLICY + G.P_KEEP_MIN] = keep_min
+        hi = int(rng.choice([H.NO_BOUND, 80, 55, 30]))
+        good = sorted((i for i in range(7) if values[i] > 0 and values[i] >= keep_min), key=lambda i: (-values[i], i))
+        total, mask, kept = 0, 0, 0
+        for i in good:
+            if kept == 5:
+                break
+            if total + values[i] <= hi:
+                total, mask, kept = total + int(values[i]), mask | 1 << i, kept + 1
+        assert G.aim_low_high(x, sp, 0, hi, 2, 45)[1] == mask
+
+
 # ---------------------------------------------------------------- games on stacked decks
 
 # Seven-card hands for one stand-pat player (the hand is the first 7 cards of the round).
