@@ -1252,10 +1252,13 @@ def play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, 
             note(trace, st, EV_SEL_TARGET, s, -1, tk, 0)
         elif ph == PH_DRAW:
             d = st[S.draw]
-            el = eligible_slots(score_row, n_slots, opening, st[S.aims + 2 * s])
-            analyse(hand, deck, prof, ace_one, x)
-            keep, aimed = choose_keep(el, st[S.aims + 2 * s + 1], x, prof, board, sp[s], score_row, low_idx,
-                                      high_idx, draws - d, tt)
+            if sp[s, SP_POLICY + P_NEVER_DRAW] > 0:
+                keep, aimed = FULL_HAND, -1  # choose_keep's answer, without reading the hand
+            else:
+                el = eligible_slots(score_row, n_slots, opening, st[S.aims + 2 * s])
+                analyse(hand, deck, prof, ace_one, x)
+                keep, aimed = choose_keep(el, st[S.aims + 2 * s + 1], x, prof, board, sp[s], score_row, low_idx,
+                                          high_idx, draws - d, tt)
             if forced >= 0:
                 keep = forced
                 forced = -1
