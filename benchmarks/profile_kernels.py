@@ -5,6 +5,7 @@ Run from the repository root (Linux, with ``perf`` installed):
     python benchmarks/profile_kernels.py selection                     # 1 player, heuristic
     python benchmarks/profile_kernels.py anaconda --players 4 --policy random_pass_best_high
     python benchmarks/profile_kernels.py do_ya --policy always_take --top 30 --data /tmp/do_ya.data
+    python benchmarks/profile_kernels.py selection --annotate aim_groups --lines 40
 
 The script runs itself under ``perf record`` (sampling the CPU clock). The child
 compiles every kernel into an empty numba cache of its own, plays the games on one
@@ -14,13 +15,19 @@ Kernels loaded from numba's cache would not do: a cached library keeps its machi
 code but not the list of its functions, so their samples stay unnamed (that is
 why an empty cache, and why the first minute or so goes to compiling). The parent
 then prints each compiled function's share of the samples taken in compiled code,
-with inlined callees counted in their caller. Keep ``--data`` to look further
-(``perf report -i PATH``). The numbers are for information: no test depends on them.
+with inlined callees counted in their caller. ``--annotate NAME`` also prints the
+hottest instructions of the function whose name holds NAME (the child saves every
+function's machine code for ``objdump``; of several copies, the one sampled most).
+Keep ``--data`` to look further (``perf report -i PATH``). The numbers are for
+information: no test depends on them.
 """
 
 import argparse
+import collections
+import ctypes
 import gc
 import os
+import platform
 import re
 import shutil
 import subprocess
@@ -86,6 +93,26 @@ def write_perf_map(functions):
             f.write(f"{address:x} {min(following - address, 1 << 20):x} {name}\n")
 
 
+def save_code(functions, folder):
+    """Each function's machine code (to the next function, or the end of its mapped
+    memory) as ``ADDRESS.bin`` in ``folder``, listed in ``index.txt``."""
+    regions = []
+    with open("/proc/self/maps") as maps:
+        for line in maps:
+            low, high = (int(v, 16) for v in line.split()[0].split("-"))
+            regions.append((low, high))
+    items = sorted(functions.items())
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "index.txt"), "w") as index:
+        for (address, name), (following, _) in zip(items, items[1:] + [(items[-1][0] + 4096, None)]):
+            end = next((high for low, high in regions if low <= address < high), address)
+            size = min(following - address, end - address, 1 << 20)
+            if size > 0:
+                with open(os.path.join(folder, f"{address:x}.bin"), "wb") as f:
+                    f.write(ctypes.string_at(address, size))
+                index.write(f"{address:x} {size:x} {name}\n")
+
+
 def short_name(symbol):
     """``kernels.games.selection.aim_groups`` from numba's mangled symbol."""
     if not symbol.startswith("_ZN"):
@@ -118,6 +145,41 @@ def report(data, top):
         print(f"{100 * share / total:6.1f}%  {name}")
 
 
+def annotate(data, folder, want, lines):
+    """The ``lines`` most sampled instructions, in address order, of the compiled
+    function whose short name holds ``want`` (the copy sampled most)."""
+    if shutil.which("objdump") is None:
+        sys.exit("--annotate needs objdump (Debian / Ubuntu: apt install binutils)")
+    with open(os.path.join(folder, "index.txt")) as index:
+        functions = [(int(a, 16), int(n, 16), name) for a, n, name in (line.split(None, 2) for line in index)]
+    candidates = [f for f in functions if want in short_name(f[2].strip())]
+    if not candidates:
+        sys.exit(f"no compiled function's name holds {want!r}")
+    ips = subprocess.run(["perf", "script", "-i", data, "-F", "ip"], capture_output=True, text=True,
+                         check=True).stdout.split()
+    samples = collections.Counter(int(ip, 16) for ip in ips)
+
+    def sampled(f):
+        return {ip: n for ip, n in samples.items() if f[0] <= ip < f[0] + f[1]}
+
+    address, size, name = max(candidates, key=lambda f: sum(sampled(f).values()))
+    mine = sampled((address, size, name))
+    total = sum(mine.values())
+    machine = "i386:x86-64" if platform.machine() in ("x86_64", "AMD64") else platform.machine()
+    listing = subprocess.run(["objdump", "-D", "-b", "binary", "-m", machine, f"--adjust-vma={address:#x}",
+                              os.path.join(folder, f"{address:x}.bin")], capture_output=True, text=True,
+                             check=True).stdout
+    code = {}
+    for line in listing.splitlines():
+        m = re.match(r"\s*([0-9a-f]+):\s+(?:[0-9a-f]{2} )+\s*(.*)", line)
+        if m:
+            code[int(m.group(1), 16)] = m.group(2)
+    print(f"\n{short_name(name.strip())}: {total} samples; its {lines} most sampled instructions")
+    hottest = sorted(sorted(mine, key=lambda ip: -mine[ip])[:lines])
+    for ip in hottest:
+        print(f"{100 * mine[ip] / max(total, 1):6.1f}%  +{ip - address:<6x} {code.get(ip, '?')}")
+
+
 def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game", choices=GAMES)
@@ -128,14 +190,18 @@ def parse_args():
                         help="deals (games) profiled (default 1,000,000 pot-game deals, 200,000 Selection games)")
     parser.add_argument("--top", type=int, default=25, help="functions listed (default 25)")
     parser.add_argument("--data", default=None, help="keep perf's data file here (default: a temporary file)")
+    parser.add_argument("--annotate", default=None, metavar="NAME",
+                        help="also print the hottest instructions of the compiled function whose name holds NAME")
+    parser.add_argument("--lines", type=int, default=30, help="instructions --annotate prints (default 30)")
+    parser.add_argument("--code-dir", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.players is None:
         args.players = 1 if args.game == "selection" else 7
     if args.deals is None:
         args.deals = 200_000 if args.game == "selection" else 1_000_000
-    if args.deals < 1 or args.top < 1:
-        parser.error("--deals and --top must be at least 1")
+    if args.deals < 1 or args.top < 1 or args.lines < 1:
+        parser.error("--deals, --top and --lines must be at least 1")
     return args
 
 
@@ -148,7 +214,10 @@ def main():
             seconds = play(args.game, args.players, args.policy, args.deals)
         except WantitError as e:
             sys.exit(f"error: {e}")
-        write_perf_map(compiled_functions())
+        functions = compiled_functions()
+        write_perf_map(functions)
+        if args.code_dir:
+            save_code(functions, args.code_dir)
         print(f"{args.game}, {args.players} players, {args.policy}: {seconds * 1e6:.3f} us a "
               f"{'game' if args.game == 'selection' else 'deal'} under perf")
         return
@@ -158,12 +227,17 @@ def main():
         data = args.data or os.path.join(tmp, "perf.data")
         child = [sys.executable, __file__, args.game, "--players", str(args.players), "--policy", args.policy,
                  "--deals", str(args.deals), "--child"]
+        code_dir = os.path.join(tmp, "code")
+        if args.annotate:
+            child += ["--code-dir", code_dir]
         env = dict(os.environ, NUMBA_CACHE_DIR=os.path.join(tmp, "numba-cache"))
         done = subprocess.run(["perf", "record", "-F", "4000", "-e", "cpu-clock", "-o", data, "--", *child],
                               env=env)
         if done.returncode:
             sys.exit(done.returncode)
         report(data, args.top)
+        if args.annotate:
+            annotate(data, code_dir, args.annotate, args.lines)
 
 
 if __name__ == "__main__":
