@@ -672,7 +672,7 @@ def fill_scores(eligible, x, prof, board, sp, score_row, low_idx, high_idx):
             x[X_SCORES + k], _ = fill_score(kind, board[k, BOARD_USED], x, prof, sp, score_row, low_idx, high_idx)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def choose_keep(eligible, prev_aim, x, prof, board, sp, score_row, low_idx, high_idx, draws_left, tt):
     """The keep policy on the analysed hand ``x``: ``(keep mask, slot aimed at or
     -1)``. It aims at the eligible slot whose estimated final score minus

@@ -168,7 +168,7 @@ def card_low_high_points(deck, c, ace_one):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def analyse(hand, deck, prof, ace_one, x):
     """Fill the context ``x`` from the 7 card indices of ``hand``."""
     ace_low = prof[P_SCALARS, S_ACE_LOW]
