@@ -126,6 +126,9 @@ from .selection_hands import (
     group_scores,
     group_shape,
     held_ranks,
+    key_bit,
+    key_value,
+    order_key,
     popcount,
     rank_bits,
     rank_positions,
@@ -504,7 +507,7 @@ def aim_cosmopolitan(x, prof, draws_left, mean, tt):
 @njit(cache=True, _nrt=False, inline="always")
 def _good_key(x, i, keep_min):
     v = x[X_LH + i]
-    return v * 8 + (HAND - i) if v > 0 and v >= keep_min else 0
+    return order_key(v, i) if v > 0 and v >= keep_min else 0
 
 
 @njit(cache=True, _nrt=False)
@@ -513,7 +516,7 @@ def aim_low_high(x, sp, lo, hi, draws_left, unseen):
     within ``hi``); expect the good numerical cards the draws bring."""
     keep_min = sp[SP_POLICY + P_KEEP_MIN]
     # The good cards in the order they are taken, most points first, then the
-    # earlier position: one key each, points x 8 + (7 - position); 0 for the others.
+    # earlier position: one order key each (by Low / High points); 0 for the others.
     k0 = _good_key(x, 0, keep_min)
     k1 = _good_key(x, 1, keep_min)
     k2 = _good_key(x, 2, keep_min)
@@ -528,12 +531,12 @@ def aim_low_high(x, sp, lo, hi, draws_left, unseen):
     for key in sort7_descending(k0, k1, k2, k3, k4, k5, k6):
         if key == 0 or kept >= MAX_USED:
             break
-        v = key >> 3
+        v = key_value(key)
         if s + v > hi:
             continue
         s += v
         kept += 1
-        mask |= 1 << (HAND - (key & 7))
+        mask |= key_bit(key)
     e = float(s)
     if kept < MAX_USED:
         outs = sp[SP_AUX + A_GOOD_TOTAL] - good_held

@@ -215,13 +215,30 @@ def rank_positions(x, rank, k, exclude):
     return m
 
 
+# A card's order key: its value x 8 + (7 - position), so that the larger key is the
+# card taken first (the larger value, then the earlier position); 0 is no card.
+@njit(cache=True, _nrt=False, inline="always")
+def order_key(value, i):
+    return value * 8 + (HAND - i)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def key_value(key):
+    return key >> 3
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def key_bit(key):
+    """The hand-position bit of an order key's card."""
+    return 1 << (HAND - (key & 7))
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _points_key(x, i, exclude, colour):
-    """Card ``i``'s points x 8 + (7 - i), or 0 when it is excluded or of another colour:
-    the larger key is the card taken first (most points, then the earlier)."""
+    """Card ``i``'s order key by points, or 0 when it is excluded or of another colour."""
     if (exclude >> i) & 1 or (colour >= 0 and x[X_COLOUR + i] != colour):
         return 0
-    return x[X_POINTS + i] * 8 + (HAND - i)
+    return order_key(x[X_POINTS + i], i)
 
 
 @njit(cache=True, _nrt=False)
@@ -240,15 +257,15 @@ def top_points(x, exclude, k, colour):
         key = max(max(max(k0, k1), max(k2, k3)), max(max(k4, k5), k6))
         if key == 0:
             return 0, 0
-        return key >> 3, 1 << (HAND - (key & 7))
+        return key_value(key), key_bit(key)
     total = 0
     used = 0
     taken = 0
     for key in sort7_descending(k0, k1, k2, k3, k4, k5, k6):
         if key == 0 or taken >= k:
             break
-        total += key >> 3
-        used |= 1 << (HAND - (key & 7))
+        total += key_value(key)
+        used |= key_bit(key)
         taken += 1
     return total, used
 
