@@ -85,12 +85,19 @@ def compiled_functions():
     return found
 
 
-def write_perf_map(functions):
-    """The perf map of this process: each function runs to the next one's start."""
+def extents(functions):
+    """``(address, size, name)`` of each function, in address order: it runs to the
+    next one's start (at most 1 MB; the last one 4 KB)."""
     items = sorted(functions.items())
+    for (address, name), (following, _) in zip(items, items[1:] + [(items[-1][0] + 4096, None)]):
+        yield address, min(following - address, 1 << 20), name
+
+
+def write_perf_map(functions):
+    """The perf map of this process."""
     with open(f"/tmp/perf-{os.getpid()}.map", "w") as f:
-        for (address, name), (following, _) in zip(items, items[1:] + [(items[-1][0] + 4096, None)]):
-            f.write(f"{address:x} {min(following - address, 1 << 20):x} {name}\n")
+        for address, size, name in extents(functions):
+            f.write(f"{address:x} {size:x} {name}\n")
 
 
 def save_code(functions, folder):
@@ -101,12 +108,11 @@ def save_code(functions, folder):
         for line in maps:
             low, high = (int(v, 16) for v in line.split()[0].split("-"))
             regions.append((low, high))
-    items = sorted(functions.items())
     os.makedirs(folder, exist_ok=True)
     with open(os.path.join(folder, "index.txt"), "w") as index:
-        for (address, name), (following, _) in zip(items, items[1:] + [(items[-1][0] + 4096, None)]):
+        for address, size, name in extents(functions):
             end = next((high for low, high in regions if low <= address < high), address)
-            size = min(following - address, end - address, 1 << 20)
+            size = min(size, end - address)
             if size > 0:
                 with open(os.path.join(folder, f"{address:x}.bin"), "wb") as f:
                     f.write(ctypes.string_at(address, size))
