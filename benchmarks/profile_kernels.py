@@ -151,9 +151,12 @@ def report(data, top):
         print(f"{100 * share / total:6.1f}%  {name}")
 
 
-def annotate(data, folder, want, lines):
+def annotate(data, folder, want, lines, listing_file=None):
     """The ``lines`` most sampled instructions, in address order, of the compiled
-    function whose short name holds ``want`` (the copy sampled most)."""
+    function whose short name holds ``want`` (the copy sampled most); and its whole
+    listing, each instruction with its samples, in ``listing_file`` when given (a
+    stall shows on the instruction after the load it waits for, which the hottest
+    lines alone leave out)."""
     if shutil.which("objdump") is None:
         sys.exit("--annotate needs objdump (Debian / Ubuntu: apt install binutils)")
     with open(os.path.join(folder, "index.txt")) as index:
@@ -184,6 +187,11 @@ def annotate(data, folder, want, lines):
     hottest = sorted(sorted(mine, key=lambda ip: -mine[ip])[:lines])
     for ip in hottest:
         print(f"{100 * mine[ip] / max(total, 1):6.1f}%  +{ip - address:<6x} {code.get(ip, '?')}")
+    if listing_file:
+        with open(listing_file, "w") as f:
+            for ip, instruction in code.items():
+                f.write(f"{100 * mine.get(ip, 0) / max(total, 1):6.1f}%  +{ip - address:<6x} {instruction}\n")
+        print(f"whole listing written to {listing_file}")
 
 
 def parse_args():
@@ -199,6 +207,8 @@ def parse_args():
     parser.add_argument("--annotate", default=None, metavar="NAME",
                         help="also print the hottest instructions of the compiled function whose name holds NAME")
     parser.add_argument("--lines", type=int, default=30, help="instructions --annotate prints (default 30)")
+    parser.add_argument("--listing", default=None, metavar="FILE",
+                        help="with --annotate, also write the function's whole listing, with samples, to FILE")
     parser.add_argument("--code-dir", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -243,7 +253,7 @@ def main():
             sys.exit(done.returncode)
         report(data, args.top)
         if args.annotate:
-            annotate(data, code_dir, args.annotate, args.lines)
+            annotate(data, code_dir, args.annotate, args.lines, args.listing)
 
 
 if __name__ == "__main__":
