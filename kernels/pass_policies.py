@@ -151,7 +151,7 @@ def collects_low(cards, low_max):
     return highs > lows
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_pass(t, policy, hand, count, evidence, stream, howdy):
     """The ``count`` cards to pass from ``hand`` (a mask), as a mask.
 
@@ -160,6 +160,7 @@ def choose_pass(t, policy, hand, count, evidence, stream, howdy):
     mask of cards that tell me what the recipient collects: what the recipient
     passed me, or else what my right neighbour passed me (``0`` when nothing has
     been passed yet). ``RANDOM_PASS`` passes uniformly random cards instead.
+    Inlined where a deal asks it (its one caller): 2% of an Anaconda deal.
     """
     if policy[RANDOM_PASS] > 0:
         chosen = np.uint64(0)

@@ -271,11 +271,14 @@ def public_gain(t, policy, visible, w, card_mask):
     return max(g_high, g_low)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def wants_card(t, policy, natural, w, card, next_visible, next_w, next_forced):
     """Offer decision: take when my gain, plus ``DENY_WEIGHT`` times what the card
     would do for the next player when they would be forced to take it, reaches
-    ``TAKE_THRESHOLD``."""
+    ``TAKE_THRESHOLD``. Inlined where a deal asks it (the call passed the tables and
+    the policy as several words each: 1-4% of a Selection/Rejection or Do Ya deal);
+    ``wants_card_called`` is the same decision as a call, for a described table's
+    history, where inlining would only add compile time."""
     if policy[TAKE_THRESHOLD] <= ALWAYS:
         return True  # "always take": no estimate needed
     cm = card_bit(card)
@@ -288,6 +291,11 @@ def wants_card(t, policy, natural, w, card, next_visible, next_w, next_forced):
             return True
         score += policy[DENY_WEIGHT] * public_gain(t, policy, next_visible, next_w, cm)
     return score >= policy[TAKE_THRESHOLD]
+
+
+@njit(cache=True)
+def wants_card_called(t, policy, natural, w, card, next_visible, next_w, next_forced):
+    return wants_card(t, policy, natural, w, card, next_visible, next_w, next_forced)
 
 
 # Declarations: the showdown's codes (kernels.showdown.DECLARE_*).
@@ -527,7 +535,7 @@ def tw_fresh_gains(t, natural, other, unseen, card, draw_weight, work):
     return total / count, total_other / count, gain, gain_other
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tw_pays(t, policy, mine, offered, fee, next_visible, last, seen, work):
     """ACCEPT (False) or PAY (True) for the offered card (RULES.md §4.5).
 
@@ -535,6 +543,8 @@ def tw_pays(t, policy, mine, offered, fee, next_visible, last, seen, work):
     ``TW_DENY_WEIGHT`` times how much more the offered card would give the next seat
     than a fresh card (a paid-away card is offered to them; nobody's when I act last:
     it is buried), reaches ``TW_PAY_THRESHOLD + TW_FEE_WEIGHT * fee`` (fee in chips).
+    Inlined where a deal asks it (3-4% of a Train Wreck deal); ``tw_pays_called``
+    is the same decision as a call, for a described table's history.
     """
     th = policy[TW_PAY_THRESHOLD]
     if th >= TW_NEVER:
@@ -555,6 +565,11 @@ def tw_pays(t, policy, mine, offered, fee, next_visible, last, seen, work):
         fresh, take = tw_fresh_and_card_gain(t, mine, unseen, cm, dw, work)
         score = fresh - take
     return score >= th + policy[TW_FEE_WEIGHT] * fee
+
+
+@njit(cache=True)
+def tw_pays_called(t, policy, mine, offered, fee, next_visible, last, seen, work):
+    return tw_pays(t, policy, mine, offered, fee, next_visible, last, seen, work)
 
 
 @njit(cache=True)
