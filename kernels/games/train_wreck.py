@@ -275,9 +275,11 @@ def _available(rules, st):
     return stock_left(st) + st[P.n_dead] + (st[S.n_buried] if _with_buried(rules) else 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _draw(rules, st, stream, trace):
-    """Draw one card, rebuilding an empty stock first (TW-A9 b); NO_CARD when none is left."""
+    """Draw one card, rebuilding an empty stock first (TW-A9 b); NO_CARD when none is left.
+    Inlined: as a call it passed the state, stream and trace as several words each
+    (3-4% of a deal)."""
     if _with_buried(rules) and st[S.n_buried] > 0 and stock_left(st) == 0:
         for i in range(st[S.n_buried]):
             add_dead(st, st[S.buried + i])
