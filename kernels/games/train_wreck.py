@@ -432,7 +432,10 @@ def _end_of_street(rules, st, trace):
         st[B.phase] = PH_RESOLVE
 
 
-@njit(cache=True)
+# The steps taken at every seat (``_seat``, ``_pays``, ``_apply_pay``, and ``_draw``)
+# are inlined into ``play``: as calls they passed the tables, the state, the stream
+# and the trace as several words each, and took a tenth of a heuristic deal.
+@njit(cache=True, inline="always")
 def _seat(rules, st, stream, trace):
     """The seat at ``step`` is offered the card on offer, or a newly turned one."""
     n = st[B.players]
@@ -462,7 +465,7 @@ def _work(scratch):
     return scratch[SC_WORK:SC_WORK + FRESH_WORK].view(np.float64)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pays(t, params, st, scratch):
     """The policy of the seat to act: pay to refuse the card on offer?"""
     n = st[B.players]
@@ -475,7 +478,7 @@ def _pays(t, params, st, scratch):
                    _work(scratch))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _apply_pay(rules, st, stream, trace, action, can_pay):
     """The seat to act pays (and is dealt the next card) or accepts the offered card;
     the card joins its table cards and may trigger a special pair."""
