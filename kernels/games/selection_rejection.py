@@ -226,9 +226,11 @@ def _start(rules, st, stream, trace, out):
     st[B.phase] = PH_ROUND
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _round(rules, st, stream, trace, out):
-    """3-4. Start dealing round ``round``: its leader, then its first card."""
+    """3-4. Start dealing round ``round``: its leader, then its first card. Inlined
+    into ``play`` (0.977x the time a heuristic deal; ``_start``, ``_seventh`` and
+    ``_hands`` inlined as well made the deal 1.08x slower)."""
     n = st[B.players]
     dealer = st[B.dealer]
     r = st[S.round]
