@@ -434,6 +434,50 @@ def test_2_4_hiding_among_the_five_kept_is_the_joint_keep_and_hide_choice():
         assert again == kept and hidden_again == hidden
 
 
+def test_keep_five_keeps_the_best_five_for_its_aim_by_the_rule_written_out():
+    """``keep_five`` without wild cards against its rule written out over every five,
+    each five's high and low from the public evaluators: the adaptive aim is low when
+    the best low five is unpaired and topped by at most ``low_max`` (ace 1); the best
+    five for the aim is kept, ties broken by the other side, then by the first five
+    in the order of the discards (lowest mask bits first). Random hands, and hands
+    from a few ranks or mostly one suit, where equal fives abound."""
+    from analyzer.evaluate import _tables
+    from kernels.pass_policies import keep_five
+    from kernels.policies import AIM, AIM_ADAPTIVE, AIM_HIGH, AIM_LOW, LOW_MAX
+
+    t = _tables()
+    rng = np.random.default_rng(55)
+    pools = [list(range(52)),
+             [4 * r + s for r in (12, 0, 1) for s in range(4)],  # aces, deuces, treys
+             [4 * r + s for r in (0, 1, 2, 3, 12) for s in range(4)],
+             [4 * r + s for r in (8, 9, 10, 11, 12) for s in range(4)],
+             [4 * r for r in range(13)] + [4 * r + 1 for r in (0, 5, 12)]]  # a suit and three more
+    policies = [V.policy_vector(spec) for spec in
+                ("heuristic", "heuristic:low_max=6", "heuristic:low_max=13", "high", "low")]
+
+    def low_value_of(code):
+        return 1 if code // 4 == 12 else code // 4 + 2
+
+    for trial in range(1500):
+        pool = pools[trial % len(pools)]
+        size = 5 + trial % 3
+        cards = by_bit([int(c) for c in rng.choice(pool, size, replace=False)])
+        fives = [[c for c in cards if c not in gone] for gone in combinations(cards, size - 5)]
+        highs = evaluate_high(np.array(fives, np.uint8))
+        lows = evaluate_low(np.array(fives, np.uint8))
+        best_low = fives[int(np.argmax(lows))]
+        unpaired = len({c // 4 for c in best_low}) == 5
+        for policy in policies:
+            aim = int(policy[AIM])
+            if aim == AIM_ADAPTIVE:
+                low_enough = unpaired and max(low_value_of(c) for c in best_low) <= policy[LOW_MAX]
+                aim = AIM_LOW if low_enough else AIM_HIGH
+            order = [(int(lows[i]), int(highs[i])) if aim == AIM_LOW else (int(highs[i]), int(lows[i]))
+                     for i in range(len(fives))]
+            best = order.index(max(order))  # the first of the best
+            assert keep_five(t, policy, np.uint64(mask(cards)), size, False, 0) == (mask(fives[best]), aim)
+
+
 def _random_hands(rng, count, size):
     hands = []
     for _ in range(count):
