@@ -211,35 +211,30 @@ def choose_keep(t, policy, hand, hand_size, howdy, fk):
     return keep, hide_card(t, policy, keep, aim, howdy)
 
 
-@njit(cache=True, inline="always")
-def _five_values(t, five, key, howdy, fk):
-    """(high, low) strengths of the five cards ``five`` (``key``: their hash key,
-    read only without wild cards)."""
-    if howdy:
-        hn, hw = split_high(five, howdy)
-        h = np.int64(high_mask(t, hn, hw, fk, False))
-        ln, lw = split_low(five, howdy)
-        return h, np.int64(low_mask(ln, lw))
-    return plain_high(t, key, five), np.int64(low_at(t, rank_slot(t, key)))
-
-
 @njit(cache=True)
 def keep_five(t, policy, hand, hand_size, howdy, fk):
     """The five cards to keep (a mask) and the aim they were kept for.
 
     Keeps the best five for my aim (adaptive: low when the best low is unpaired and
-    no higher than ``LOW_MAX``), ties broken by the other side. Each five's key is
-    the hand's less the discards' keys (the first discard's once for every second).
-    """
+    no higher than ``LOW_MAX``), ties broken by the other side, then by the order of
+    the discards (the first five found of the best). Without wild cards the best
+    five's high and low are those of the whole hand (its key's table entries), so
+    the aim is known before any five is evaluated, and each five reads one table;
+    the other table only for a five that equals the best on the aim's side."""
     hand = np.uint64(hand)
-    n_discard = hand_size - 5
-    best_high_mask = best_low_mask = np.uint64(0)
-    # The best (high, low) and (low, high) so far, each pair packed in one integer
-    # (strengths are below 2**31) and kept by selects, not branches: which five wins
-    # is data the branch predictor cannot guess, and each miss threw away the
-    # lookups already under way for the next fives.
-    best_hl = best_lh = np.int64(-1)
+    if howdy:
+        return _keep_five_wild(t, policy, hand, hand_size, fk)
     full_key = mask_key(t, hand)
+    best_low = np.int64(low_at(t, rank_slot(t, full_key)))
+    aim = int(policy[AIM])
+    if aim == AIM_ADAPTIVE:
+        top = 14 - ((best_low >> 16) & 0xF) if best_low > 0 and best_low >> CAT_SHIFT == LOW_NO_PAIR else 99
+        aim = AIM_LOW if top <= policy[LOW_MAX] else AIM_HIGH
+    aim_low = aim == AIM_LOW
+    best_side = best_low if aim_low else plain_high(t, full_key, hand)
+    n_discard = hand_size - 5
+    best_mask = np.uint64(0)
+    best_other = np.int64(-1)
     # Every way to discard hand_size - 5 cards, in the order of their lowest bits.
     mi = hand if n_discard > 0 else np.uint64(1)
     while mi:
@@ -258,7 +253,45 @@ def keep_five(t, policy, hand, hand_size, howdy, fk):
             else:
                 five = hand & ~bi
                 key = key_i
-            h, lo = _five_values(t, five, key, howdy, fk)
+            # A branch, where every five's two strengths were kept by selects: one
+            # five or a few equal the best, so it is seldom mispredicted.
+            if aim_low:
+                if np.int64(low_at(t, rank_slot(t, key))) == best_side:
+                    other = plain_high(t, key, five)
+                    if other > best_other:
+                        best_other = other
+                        best_mask = five
+            elif plain_high(t, key, five) == best_side:
+                other = np.int64(low_at(t, rank_slot(t, key)))
+                if other > best_other:
+                    best_other = other
+                    best_mask = five
+    return best_mask, aim
+
+
+@njit(cache=True)
+def _keep_five_wild(t, policy, hand, hand_size, fk):
+    """``keep_five`` with Howdy Doody's wild cards: every five's high and low."""
+    n_discard = hand_size - 5
+    best_high_mask = best_low_mask = np.uint64(0)
+    # The best (high, low) and (low, high) so far, each pair packed in one integer
+    # (strengths are below 2**31) and kept by selects, not branches.
+    best_hl = best_lh = np.int64(-1)
+    mi = hand if n_discard > 0 else np.uint64(1)
+    while mi:
+        bi = mi & (~mi + np.uint64(1))
+        mi ^= bi
+        if n_discard == 0:
+            bi = np.uint64(0)
+        mj = mi if n_discard == 2 else np.uint64(1)
+        while mj:
+            bj = mj & (~mj + np.uint64(1))
+            mj ^= bj
+            five = hand & ~(bi | bj) if n_discard == 2 else hand & ~bi
+            hn, hw = split_high(five, True)
+            h = np.int64(high_mask(t, hn, hw, fk, False))
+            ln, lw = split_low(five, True)
+            lo = np.int64(low_mask(ln, lw))
             hl = (h << 32) | lo
             lh = (lo << 32) | h
             high_better = hl > best_hl
