@@ -211,6 +211,17 @@ def choose_keep(t, policy, hand, hand_size, howdy, fk):
     return keep, hide_card(t, policy, keep, aim, howdy)
 
 
+@njit(cache=True, inline="always")
+def _aim_for_low(policy, best_low):
+    """The aim of ``policy``, adaptive resolved by the hand's best low: low when it is
+    unpaired and no higher than ``LOW_MAX``."""
+    aim = int(policy[AIM])
+    if aim == AIM_ADAPTIVE:
+        top = 14 - ((best_low >> 16) & 0xF) if best_low > 0 and best_low >> CAT_SHIFT == LOW_NO_PAIR else 99
+        aim = AIM_LOW if top <= policy[LOW_MAX] else AIM_HIGH
+    return aim
+
+
 @njit(cache=True)
 def keep_five(t, policy, hand, hand_size, howdy, fk):
     """The five cards to keep (a mask) and the aim they were kept for.
@@ -219,22 +230,26 @@ def keep_five(t, policy, hand, hand_size, howdy, fk):
     no higher than ``LOW_MAX``), ties broken by the other side, then by the order of
     the discards (the first five found of the best). Without wild cards the best
     five's high and low are those of the whole hand (its key's table entries), so
-    the aim is known before any five is evaluated, and each five reads one table;
-    the other table only for a five that equals the best on the aim's side."""
+    the aim is known before any five is evaluated, and each five reads one table,
+    the other only when it equals the best; each five's key is the hand's less the
+    discards' keys. With Howdy Doody's wild cards every five's high and low are
+    worked out, and the aim after them."""
     hand = np.uint64(hand)
-    if howdy:
-        return _keep_five_wild(t, policy, hand, hand_size, fk)
     full_key = mask_key(t, hand)
-    best_low = np.int64(low_at(t, rank_slot(t, full_key)))
-    aim = int(policy[AIM])
-    if aim == AIM_ADAPTIVE:
-        top = 14 - ((best_low >> 16) & 0xF) if best_low > 0 and best_low >> CAT_SHIFT == LOW_NO_PAIR else 99
-        aim = AIM_LOW if top <= policy[LOW_MAX] else AIM_HIGH
+    aim = AIM_HIGH
+    best_side = np.int64(0)
+    if not howdy:
+        best_low = np.int64(low_at(t, rank_slot(t, full_key)))
+        aim = _aim_for_low(policy, best_low)
+        best_side = best_low if aim == AIM_LOW else plain_high(t, full_key, hand)
     aim_low = aim == AIM_LOW
-    best_side = best_low if aim_low else plain_high(t, full_key, hand)
-    n_discard = hand_size - 5
     best_mask = np.uint64(0)
     best_other = np.int64(-1)
+    # With wild cards: the best (high, low) and (low, high) so far, each pair packed
+    # in one integer (strengths are below 2**31) and kept by selects, not branches.
+    best_high_mask = best_low_mask = np.uint64(0)
+    best_hl = best_lh = np.int64(-1)
+    n_discard = hand_size - 5
     # Every way to discard hand_size - 5 cards, in the order of their lowest bits.
     mi = hand if n_discard > 0 else np.uint64(1)
     while mi:
@@ -253,9 +268,21 @@ def keep_five(t, policy, hand, hand_size, howdy, fk):
             else:
                 five = hand & ~bi
                 key = key_i
-            # A branch, where every five's two strengths were kept by selects: one
-            # five or a few equal the best, so it is seldom mispredicted.
-            if aim_low:
+            if howdy:
+                hn, hw = split_high(five, howdy)
+                h = np.int64(high_mask(t, hn, hw, fk, False))
+                ln, lw = split_low(five, howdy)
+                lo = np.int64(low_mask(ln, lw))
+                hl = (h << 32) | lo
+                lh = (lo << 32) | h
+                high_better = hl > best_hl
+                low_better = lh > best_lh
+                best_hl = hl if high_better else best_hl
+                best_high_mask = five if high_better else best_high_mask
+                best_lh = lh if low_better else best_lh
+                best_low_mask = five if low_better else best_low_mask
+            # Without: a branch, seldom mispredicted (one five or a few equal the best).
+            elif aim_low:
                 if np.int64(low_at(t, rank_slot(t, key))) == best_side:
                     other = plain_high(t, key, five)
                     if other > best_other:
@@ -266,46 +293,10 @@ def keep_five(t, policy, hand, hand_size, howdy, fk):
                 if other > best_other:
                     best_other = other
                     best_mask = five
+    if howdy:
+        aim = _aim_for_low(policy, best_lh >> 32)
+        best_mask = best_low_mask if aim == AIM_LOW else best_high_mask
     return best_mask, aim
-
-
-@njit(cache=True)
-def _keep_five_wild(t, policy, hand, hand_size, fk):
-    """``keep_five`` with Howdy Doody's wild cards: every five's high and low."""
-    n_discard = hand_size - 5
-    best_high_mask = best_low_mask = np.uint64(0)
-    # The best (high, low) and (low, high) so far, each pair packed in one integer
-    # (strengths are below 2**31) and kept by selects, not branches.
-    best_hl = best_lh = np.int64(-1)
-    mi = hand if n_discard > 0 else np.uint64(1)
-    while mi:
-        bi = mi & (~mi + np.uint64(1))
-        mi ^= bi
-        if n_discard == 0:
-            bi = np.uint64(0)
-        mj = mi if n_discard == 2 else np.uint64(1)
-        while mj:
-            bj = mj & (~mj + np.uint64(1))
-            mj ^= bj
-            five = hand & ~(bi | bj) if n_discard == 2 else hand & ~bi
-            hn, hw = split_high(five, True)
-            h = np.int64(high_mask(t, hn, hw, fk, False))
-            ln, lw = split_low(five, True)
-            lo = np.int64(low_mask(ln, lw))
-            hl = (h << 32) | lo
-            lh = (lo << 32) | h
-            high_better = hl > best_hl
-            low_better = lh > best_lh
-            best_hl = hl if high_better else best_hl
-            best_high_mask = five if high_better else best_high_mask
-            best_lh = lh if low_better else best_lh
-            best_low_mask = five if low_better else best_low_mask
-    bl_low = best_lh >> 32
-    aim = int(policy[AIM])
-    if aim == AIM_ADAPTIVE:
-        top = 14 - ((bl_low >> 16) & 0xF) if bl_low > 0 and bl_low >> CAT_SHIFT == LOW_NO_PAIR else 99
-        aim = AIM_LOW if top <= policy[LOW_MAX] else AIM_HIGH
-    return (best_low_mask if aim == AIM_LOW else best_high_mask), aim
 
 
 @njit(cache=True)
