@@ -31,7 +31,15 @@ import numpy as np
 from numba import njit
 
 from ..cards import NO_CARD, card_bit
-from ..evaluate import high_mask, low_at, low_mask, mask_key, plain_high, qualify, rank_slot
+from ..evaluate import (
+    high_mask,
+    low_at,
+    low_mask,
+    mask_key,
+    plain_high,
+    qualify,
+    rank_slot,
+)
 from ..pass_policies import (
     RANDOM_PASS,
     bit_to_code,
