@@ -275,10 +275,8 @@ def public_gain(t, policy, visible, w, card_mask):
 def wants_card(t, policy, natural, w, card, next_visible, next_w, next_forced):
     """Offer decision: take when my gain, plus ``DENY_WEIGHT`` times what the card
     would do for the next player when they would be forced to take it, reaches
-    ``TAKE_THRESHOLD``. Inlined where a deal asks it (the call passed the tables and
-    the policy as several words each: 1-4% of a Selection/Rejection or Do Ya deal);
-    ``wants_card_called`` is the same decision as a call, for a described table's
-    history, where inlining would only add compile time."""
+    ``TAKE_THRESHOLD``. Inlined where it is asked (the call passed the tables and
+    the policy as several words each: 1-4% of a Selection/Rejection or Do Ya deal)."""
     if policy[TAKE_THRESHOLD] <= ALWAYS:
         return True  # "always take": no estimate needed
     cm = card_bit(card)
@@ -291,11 +289,6 @@ def wants_card(t, policy, natural, w, card, next_visible, next_w, next_forced):
             return True
         score += policy[DENY_WEIGHT] * public_gain(t, policy, next_visible, next_w, cm)
     return score >= policy[TAKE_THRESHOLD]
-
-
-@njit(cache=True)
-def wants_card_called(t, policy, natural, w, card, next_visible, next_w, next_forced):
-    return wants_card(t, policy, natural, w, card, next_visible, next_w, next_forced)
 
 
 # Declarations: the showdown's codes (kernels.showdown.DECLARE_*).
@@ -543,8 +536,7 @@ def tw_pays(t, policy, mine, offered, fee, next_visible, last, seen, work):
     ``TW_DENY_WEIGHT`` times how much more the offered card would give the next seat
     than a fresh card (a paid-away card is offered to them; nobody's when I act last:
     it is buried), reaches ``TW_PAY_THRESHOLD + TW_FEE_WEIGHT * fee`` (fee in chips).
-    Inlined where a deal asks it (3-4% of a Train Wreck deal); ``tw_pays_called``
-    is the same decision as a call, for a described table's history.
+    Inlined where it is asked (3-4% of a Train Wreck deal).
     """
     th = policy[TW_PAY_THRESHOLD]
     if th >= TW_NEVER:
@@ -565,11 +557,6 @@ def tw_pays(t, policy, mine, offered, fee, next_visible, last, seen, work):
         fresh, take = tw_fresh_and_card_gain(t, mine, unseen, cm, dw, work)
         score = fresh - take
     return score >= th + policy[TW_FEE_WEIGHT] * fee
-
-
-@njit(cache=True)
-def tw_pays_called(t, policy, mine, offered, fee, next_visible, last, seen, work):
-    return tw_pays(t, policy, mine, offered, fee, next_visible, last, seen, work)
 
 
 @njit(cache=True)

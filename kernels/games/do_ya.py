@@ -23,15 +23,7 @@ from numba import njit
 
 from ..cards import NO_CARD, card_bit, rank_mask_to_cards
 from ..evaluate import high_mask, low_mask, qualify
-from ..policies import (
-    ALWAYS,
-    POOL_THRESHOLD,
-    TAKE_THRESHOLD,
-    aim_of,
-    gain,
-    wants_card,
-    wants_card_called,
-)
+from ..policies import ALWAYS, POOL_THRESHOLD, TAKE_THRESHOLD, aim_of, gain, wants_card
 from ..ranking import popcount
 from .common import (
     DK_DECLARE,
@@ -399,8 +391,7 @@ def history_consistent(t, rules, params, st, idata):
             if chosen != idata[r + 2]:
                 return False
         else:
-            wants = wants_card_called(t, policy, natural, w, idata[r + 3], np.uint64(idata[r + 5]), 1,
-                                      idata[r + 6] != 0)
+            wants = wants_card(t, policy, natural, w, idata[r + 3], np.uint64(idata[r + 5]), 1, idata[r + 6] != 0)
             if wants != (idata[r + 2] == TAKE):
                 return False
     return True

@@ -12,7 +12,7 @@ from numba import njit
 
 from ..cards import NO_CARD, card_bit
 from ..evaluate import low_at, mask_key, plain_high, qualify, rank_slot
-from ..policies import ALWAYS, TAKE_THRESHOLD, wants_card, wants_card_called
+from ..policies import ALWAYS, TAKE_THRESHOLD, wants_card
 from ..showdown import SPLIT_CARDS_SPEAK, SPLIT_DECLARE
 from .common import (
     reject_deal,
@@ -307,8 +307,8 @@ def history_consistent(t, params, st, idata):
         r = HISTORY_WIDTH * i
         s = idata[r]
         hole = card_bit(st[S.hole + HOLE * s]) | card_bit(st[S.hole + HOLE * s + 1])
-        wants = wants_card_called(t, params[s], hole | np.uint64(idata[r + 3]), 0, idata[r + 1],
-                                  np.uint64(idata[r + 4]), 0, idata[r + 5] != 0)
+        wants = wants_card(t, params[s], hole | np.uint64(idata[r + 3]), 0, idata[r + 1], np.uint64(idata[r + 4]),
+                           0, idata[r + 5] != 0)
         if wants != (idata[r + 2] == 1):
             return False
     return True

@@ -49,16 +49,7 @@ from numba import njit
 
 from ..cards import NO_CARD, card_bit, rank_mask_to_cards
 from ..evaluate import high_mask
-from ..policies import (
-    ALWAYS,
-    FRESH_WORK,
-    TW_NEVER,
-    TW_PAY_THRESHOLD,
-    tw_pays,
-    tw_pays_called,
-    tw_takes_extra,
-    tw_target,
-)
+from ..policies import ALWAYS, FRESH_WORK, TW_NEVER, TW_PAY_THRESHOLD, tw_pays, tw_takes_extra, tw_target
 from ..ranking import CAT_SHIFT, HIGH_CARD, low_bit, popcount
 from ..rng import below
 from .common import (
@@ -762,8 +753,8 @@ def history_consistent(t, params, st, idata, scratch):
         seen = np.uint64(idata[r + 6])
         unseen = FULL_DECK & ~(seen | mine)
         if kind == HK_PAY:
-            pays = tw_pays_called(t, params[s], mine, idata[r + 7], np.float64(idata[r + 8]),
-                                  np.uint64(idata[r + 9]), idata[r + 10] != 0, seen, _work(scratch))
+            pays = tw_pays(t, params[s], mine, idata[r + 7], np.float64(idata[r + 8]), np.uint64(idata[r + 9]),
+                           idata[r + 10] != 0, seen, _work(scratch))
             if pays != (choice == 1):
                 return False
         elif kind == HK_EXTRA:
