@@ -218,6 +218,8 @@ def parse_args():
         args.deals = 200_000 if args.game == "selection" else 1_000_000
     if args.deals < 1 or args.top < 1 or args.lines < 1:
         parser.error("--deals, --top and --lines must be at least 1")
+    if args.listing and not args.annotate:
+        parser.error("--listing needs --annotate NAME (the function whose listing to write)")
     return args
 
 
