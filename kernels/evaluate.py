@@ -248,6 +248,13 @@ def plain_high(t, key, cards):
     return value
 
 
+@njit(cache=True)
+def plain_low(t, key):
+    """Ace-to-five low of up to seven natural cards from their key (0 under five
+    cards), as ``plain_high`` is their high: one table, the slot of the key's ranks."""
+    return np.int64(low_at(t, rank_slot(t, key)))
+
+
 @njit(cache=True, inline="always")
 def high_hashed(t, codes, n):
     """High strength of ``codes[:n]``: 5 to 7 distinct real cards, no wilds."""
@@ -257,7 +264,7 @@ def high_hashed(t, codes, n):
 @njit(cache=True, inline="always")
 def low_hashed(t, codes, n):
     """Ace-to-five low strength of ``codes[:n]``: 5 to 7 real cards, no wilds."""
-    return low_at(t, rank_slot(t, hand_key(t, codes, n)))
+    return plain_low(t, hand_key(t, codes, n))
 
 
 # ----------------------------------------------------------------------- mask path

@@ -10,7 +10,7 @@ and received, never what it is about to receive.
 import numpy as np
 from numba import njit
 
-from .evaluate import CARD_KEYS, bit_to_code, high_mask, low_at, low_mask, mask_key, plain_high, rank_sets, rank_slot
+from .evaluate import CARD_KEYS, bit_to_code, high_mask, low_mask, mask_key, plain_high, plain_low, rank_sets
 from .policies import (
     AIM,
     AIM_ADAPTIVE,
@@ -239,7 +239,7 @@ def keep_five(t, policy, hand, hand_size, howdy, fk):
     aim = AIM_HIGH
     best_side = np.int64(0)
     if not howdy:
-        best_low = np.int64(low_at(t, rank_slot(t, full_key)))
+        best_low = plain_low(t, full_key)
         aim = _aim_for_low(policy, best_low)
         best_side = best_low if aim == AIM_LOW else plain_high(t, full_key, hand)
     aim_low = aim == AIM_LOW
@@ -283,13 +283,13 @@ def keep_five(t, policy, hand, hand_size, howdy, fk):
                 best_low_mask = five if low_better else best_low_mask
             # Without: a branch, seldom mispredicted (one five or a few equal the best).
             elif aim_low:
-                if np.int64(low_at(t, rank_slot(t, key))) == best_side:
+                if plain_low(t, key) == best_side:
                     other = plain_high(t, key, five)
                     if other > best_other:
                         best_other = other
                         best_mask = five
             elif plain_high(t, key, five) == best_side:
-                other = np.int64(low_at(t, rank_slot(t, key)))
+                other = plain_low(t, key)
                 if other > best_other:
                     best_other = other
                     best_mask = five

@@ -31,15 +31,7 @@ import numpy as np
 from numba import njit
 
 from ..cards import NO_CARD, card_bit
-from ..evaluate import (
-    high_mask,
-    low_at,
-    low_mask,
-    mask_key,
-    plain_high,
-    qualify,
-    rank_slot,
-)
+from ..evaluate import high_mask, low_mask, mask_key, plain_high, plain_low, qualify
 from ..pass_policies import (
     RANDOM_PASS,
     bit_to_code,
@@ -389,7 +381,7 @@ def _roll(t, rules, st, trace):
             key = mask_key(t, keep)
             st[P.high + s] = plain_high(t, key, keep)
             st[P.high_natural + s] = 1
-            st[P.low + s] = qualify(np.int64(low_at(t, rank_slot(t, key))), threshold)
+            st[P.low + s] = qualify(plain_low(t, key), threshold)
             continue
         hn, hw = split_high(keep, howdy)
         st[P.high + s] = high_mask(t, hn, hw, fk, False)

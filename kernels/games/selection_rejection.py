@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 
 from ..cards import NO_CARD, card_bit
-from ..evaluate import low_at, mask_key, plain_high, qualify, rank_slot
+from ..evaluate import mask_key, plain_high, plain_low, qualify
 from ..policies import ALWAYS, TAKE_THRESHOLD, wants_card
 from ..showdown import SPLIT_CARDS_SPEAK, SPLIT_DECLARE
 from .common import (
@@ -287,7 +287,7 @@ def _hands(t, rules, st):
         # One key a hand, from its mask, for both tables.
         key = mask_key(t, natural)
         st[P.high + s] = plain_high(t, key, natural)
-        st[P.low + s] = qualify(low_at(t, rank_slot(t, key)), threshold) if needs_low else 0
+        st[P.low + s] = qualify(plain_low(t, key), threshold) if needs_low else 0
     begin_showdown(rules, st)
 
 
