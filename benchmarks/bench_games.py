@@ -14,6 +14,11 @@ with the same policy preset at every seat (``always_take``, the baseline, and
 driver, which adds the deals up as it plays them) is called directly, from a fresh
 deal's table state into preallocated totals, on each variant's default rules.
 
+The "decisions" column is the mean number of decisions a deal takes (every choice
+a policy makes, declarations included; counted on the first 2,000 deals), and a last
+table divides a heuristic deal's time over its baseline's by them, beside what
+issue 11's target rate would leave each decision.
+
 The "stud floor" is plain seven-card stud hi-lo with no decisions: the same
 random streams and lazy deck deal 7 cards to each player, every hand's high and
 A-5 low is evaluated and the antes are divided cards-speak by the same
@@ -37,9 +42,9 @@ from analyzer.evaluate import _tables
 from analyzer.engine import new_state
 from analyzer.errors import WantitError
 from analyzer.variants import VARIANTS
-from kernels.engine import BLOCK, _totals_runner, game_play, totals_layout
+from kernels.engine import BLOCK, SCRATCH, _totals_runner, copy_state, game_play, totals_layout
 from kernels.evaluate import high_hashed, low_hashed
-from kernels.games.common import R_ANTE, R_SPLIT_MODE
+from kernels.games.common import R_ANTE, R_SPLIT_MODE, TRACE_WIDTH, B
 from kernels.rng import draw, fill_deck, seed_stream
 from kernels.showdown import (
     ALL_FAILED_CARDS_SPEAK,
@@ -74,8 +79,9 @@ TARGET_RATES = {"selection_rejection": 1_000_000, "do_ya": 1_000_000, "anaconda"
 TARGET_SCALING = 1.8  # the most threads over one, same game and policy
 TARGET = ("target: >= 1,000,000 complete 7-player deals per second per thread with heuristic policies for "
           "Selection/Rejection and Do Ya, >= 500,000 for Anaconda and Train Wreck; all threads >= 1.8x one")
+DECISION_DEALS = 2_000  # deals whose decisions are counted, per variant and policy
 COLUMNS = ["variant", "players", "policy", "threads", "deals", "seconds",
-           "deals_per_s", "ratio_vs_floor"]
+           "deals_per_s", "ratio_vs_floor", "decisions_per_deal"]
 
 
 # ---------------------------------------------------------------- the stud floor
@@ -168,9 +174,39 @@ def floor_runner(t, n, count, out):
 
 
 
-def row(variant, players, policy, threads, deals, seconds):
+@njit(cache=True)
+def count_decisions(play, t, rules, params, idata, fdata, start, seed, count, width):
+    """Decisions taken in deals ``0 .. count - 1`` (every choice a policy made, the
+    declarations included), played as the timed runs play them."""
+    n = start[B.players]
+    st = np.empty_like(start)
+    stream = np.zeros(2, np.uint64)
+    scratch = np.zeros(SCRATCH, np.int64)
+    no_trace = np.zeros((0, TRACE_WIDTH), np.int64)
+    row = np.zeros(width)
+    total = 0
+    for deal in range(count):
+        copy_state(st, start)
+        if ROTATE_DEALER:
+            st[B.dealer] = deal % n
+        row[:] = 0.0
+        seed_stream(stream, seed, deal)
+        play(t, rules, params, idata, fdata, st, stream, no_trace, scratch, row, np.int64(-1), np.int64(-1))
+        total += st[B.decisions]
+    return total
+
+
+def decisions_per_deal(t, v, preset, n):
+    """The mean number of decisions in a deal of ``v``, every seat ``preset``."""
+    inp = v.inputs(n, policies=preset)
+    total = count_decisions(game_play(inp.game), t, inp.rules, inp.params, inp.idata, inp.fdata, new_state(inp),
+                            SEED, DECISION_DEALS, v.result.size)
+    return total / DECISION_DEALS
+
+
+def row(variant, players, policy, threads, deals, seconds, decisions):
     return {"variant": variant, "players": players, "policy": policy, "threads": threads,
-            "deals": deals, "seconds": seconds, "deals_per_s": deals / seconds}
+            "deals": deals, "seconds": seconds, "deals_per_s": deals / seconds, "decisions_per_deal": decisions}
 
 
 def player_counts(v):
@@ -199,19 +235,21 @@ def compile_all(t, variants):
 
 
 def measure(t, variants, deals, thread_counts):
+    decisions = {(v.name, n, preset): decisions_per_deal(t, v, preset, n)
+                 for n in PLAYERS for v in variants if n in player_counts(v) for preset in presets_of(v)}
     rows = []
     for n in PLAYERS:
         out = Outputs(deals, n)
         for threads in thread_counts:
             numba.set_num_threads(threads)
             seconds = best_time(floor_runner(t, n, deals, out))
-            rows.append(row(FLOOR, n, FLOOR_POLICY, threads, deals, seconds))
+            rows.append(row(FLOOR, n, FLOOR_POLICY, threads, deals, seconds, 0.0))
             for v in variants:
                 if n not in player_counts(v):
                     continue
                 for preset in presets_of(v):
                     seconds = best_time(game_runner(t, v, preset, n, deals, out))
-                    rows.append(row(v.name, n, preset, threads, deals, seconds))
+                    rows.append(row(v.name, n, preset, threads, deals, seconds, decisions[(v.name, n, preset)]))
     return rows
 
 
@@ -250,12 +288,14 @@ def cell(r, key):
         return f"{value:.3f}"
     if key == "deals":
         return f"{value:,}"
+    if key == "decisions_per_deal":
+        return f"{value:.1f}"
     return str(value)
 
 
 def print_table(rows, thread_counts):
     headers = ["variant", "players", "policy", "threads", "deals", "seconds", "deals/s",
-               "x floor"]
+               "x floor", "decisions"]
     lines = [[cell(r, key) for key in COLUMNS] for r in rows]
     text = table_lines(headers, lines, text_columns=(0, 2))  # variant and policy left-aligned
     print("\n".join(text[:2]))
@@ -266,6 +306,38 @@ def print_table(rows, thread_counts):
         previous = r["players"]
         print(line)
     print_target(rows, thread_counts)
+    print_decision_budget(rows)
+
+
+def print_decision_budget(rows):
+    """What a heuristic decision costs, and what the target leaves it: 7 players,
+    one thread, each variant with a target. A heuristic deal's time over its
+    baseline preset's, per heuristic decision; and the target's time a deal less
+    the baseline's, per heuristic decision (negative: the baseline alone takes
+    longer than the target allows). The baselines estimate nothing when they take
+    or accept every card; Anaconda's passes at random but keeps its best high five."""
+    one = {(r["variant"], r["policy"]): r for r in rows
+           if r["players"] == TARGET_PLAYERS and r["threads"] == 1}
+    lines = []
+    for variant, target in TARGET_RATES.items():
+        heuristic = one.get((variant, "heuristic"))
+        baseline = next((r for (name, policy), r in one.items() if name == variant and policy in BASELINES), None)
+        if heuristic is None or baseline is None or heuristic["decisions_per_deal"] == 0:
+            continue
+        decisions = heuristic["decisions_per_deal"]
+        ns_heuristic, ns_baseline, ns_target = (1e9 / r for r in (heuristic["deals_per_s"], baseline["deals_per_s"],
+                                                                     target))
+        lines.append([variant, f"{decisions:.1f}", f"{ns_heuristic:,.0f}", f"{ns_baseline:,.0f}",
+                      f"{(ns_heuristic - ns_baseline) / decisions:.1f}", f"{ns_target:,.0f}",
+                      f"{(ns_target - ns_baseline) / decisions:.1f}"])
+    if not lines:
+        return
+    print()
+    print(f"a heuristic decision's cost, {TARGET_PLAYERS} players, 1 thread, in ns (over the baseline preset: "
+          f"{', '.join(BASELINES)}; decisions counted on {DECISION_DEALS:,} deals):")
+    headers = ["variant", "decisions/deal", "ns/deal", "baseline ns/deal", "ns/decision over baseline",
+               "target ns/deal", "ns/decision the target leaves"]
+    print("\n".join(table_lines(headers, lines)))
 
 
 def print_target(rows, thread_counts):
