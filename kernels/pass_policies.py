@@ -250,8 +250,24 @@ def keep_five(t, policy, hand, hand_size, howdy, fk):
     best_high_mask = best_low_mask = np.uint64(0)
     best_hl = best_lh = np.int64(-1)
     n_discard = hand_size - 5
-    # Every way to discard hand_size - 5 cards, in the order of their lowest bits.
-    mi = hand if n_discard > 0 else np.uint64(1)
+    pool = hand
+    if not howdy and n_discard == 2:
+        # A five as good as the whole hand on the aim's side leaves out two cards
+        # each of which the hand can lose alone and stay as good (a card set's best
+        # five only gets worse with fewer cards): the fives are those of these
+        # cards' pairs, a few where there were 21, in the same order.
+        pool = np.uint64(0)
+        m = hand
+        while m:
+            b = m & (~m + np.uint64(1))
+            m ^= b
+            key = full_key - CARD_KEYS[bit_to_code(b)]
+            side = plain_low(t, key) if aim_low else plain_high(t, key, hand & ~b)
+            if side == best_side:
+                pool |= b
+    # Every way to discard hand_size - 5 cards of the pool, in the order of their
+    # lowest bits.
+    mi = pool if n_discard > 0 else np.uint64(1)
     while mi:
         bi = mi & (~mi + np.uint64(1))
         mi ^= bi
