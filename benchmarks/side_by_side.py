@@ -1,0 +1,146 @@
+"""A revision's pot-game kernels against the working tree's, both running at once.
+
+Run from the repository root (two cores or more):
+
+    python benchmarks/side_by_side.py train_wreck                 # against HEAD
+    python benchmarks/side_by_side.py anaconda --rev 9106787 --rounds 6
+    python benchmarks/side_by_side.py do_ya --policy always_take --players 4
+
+On a machine whose runs vary from one process to the next by more than the change
+being measured, timing old and new in turn shows nothing. Here the revision is
+checked out in a git worktree of its own (its own numba cache, so nothing compiled
+for one tree is loaded by the other), and each round starts one timing process in
+each tree at the same moment, each on its own core: both see the same noise, and
+the ratio of their times holds where the times themselves wander. Each process
+plays the same deals as ``bench_games.py`` does (every seat the same preset, the
+dealer rotating, the batch driver ``simulate`` plays through), best of
+``--repeats``, and hashes the run's totals: the same hash in both trees means the
+same results. The first round also compiles each tree's kernels (untimed).
+The numbers are for information: no test depends on them.
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SEED = 20240607
+POT_GAMES = ("selection_rejection", "do_ya", "anaconda", "train_wreck")
+
+
+def time_here(game, deals, players, policy, repeats):
+    """Best time a deal and the totals' hash, for the tree this process runs in."""
+    sys.path.insert(0, os.getcwd())
+    import numba
+    import numpy as np
+
+    numba.set_num_threads(1)
+    from analyzer.engine import new_state
+    from analyzer.evaluate import _tables
+    from analyzer.variants import VARIANTS
+    from kernels.engine import BLOCK, _totals_runner, game_play, totals_layout
+    from kernels.games.common import R_SPLIT_MODE
+    from kernels.showdown import SPLIT_CARDS_SPEAK, SPLIT_DECLARE
+
+    v = VARIANTS[game]
+    inp = v.inputs(players, policies=policy)
+    start = new_state(inp)
+    has_low = int(inp.rules[R_SPLIT_MODE]) in (SPLIT_DECLARE, SPLIT_CARDS_SPEAK)
+    play, runner, t = game_play(inp.game), _totals_runner(), _tables()
+    totals = np.zeros(((deals + BLOCK - 1) // BLOCK, totals_layout(players)[-1]), np.int64)
+
+    def run():
+        totals[:] = 0
+        runner(play, t, inp.rules, inp.params, inp.idata, inp.fdata, start, SEED, 0, deals, True, has_low,
+               v.result.size, totals)
+
+    run()  # compiles, or loads the tree's cache
+    digest = hashlib.sha1(totals.tobytes()).hexdigest()[:12]
+    best = float("inf")
+    for _ in range(repeats):
+        begin = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - begin)
+    return {"us_per_deal": 1e6 * best / deals, "digest": digest}
+
+
+def child_command(args):
+    return [sys.executable, str(Path(__file__).resolve()), args.game, "--child", "--deals", str(args.deals),
+            "--players", str(args.players), "--policy", args.policy, "--repeats", str(args.repeats)]
+
+
+def one_round(args, old_tree):
+    """Start the old tree's and the working tree's timing at once; their results."""
+    # Each tree keeps numba's cache in its own folders (NUMBA_CACHE_DIR would put both in one).
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    procs = {name: subprocess.Popen(child_command(args), cwd=tree, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    text=True, env=env)
+             for name, tree in (("old", old_tree), ("new", ROOT))}
+    results = {}
+    for name, proc in procs.items():
+        out, err = proc.communicate()
+        if proc.returncode != 0:
+            last = (err.strip().splitlines() or ["no message"])[-1]
+            raise SystemExit(f"the {name} tree's timing failed: {last}")
+        results[name] = json.loads(out.strip().splitlines()[-1])
+    return results
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game", choices=POT_GAMES)
+    parser.add_argument("--rev", default="HEAD", help="the revision to compare with (default HEAD)")
+    parser.add_argument("--rounds", type=int, default=4, help="timed rounds, both trees at once (default 4)")
+    parser.add_argument("--deals", type=int, default=20_000, help="deals a timing (default 20,000)")
+    parser.add_argument("--players", type=int, default=7)
+    parser.add_argument("--policy", default="heuristic", help="the preset or spec at every seat (default heuristic)")
+    parser.add_argument("--repeats", type=int, default=25, help="timings a round, the best kept (default 25)")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    for name in ("rounds", "deals", "players", "repeats"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name} must be at least 1")
+    return args
+
+
+def main():
+    args = parse_args()
+    if args.child:
+        print(json.dumps(time_here(args.game, args.deals, args.players, args.policy, args.repeats)))
+        return
+    if (os.cpu_count() or 1) < 2:
+        print("warning: one core: the two trees will share it, and the ratio means less")
+    found = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{args.rev}^{{commit}}"], cwd=ROOT,
+                           capture_output=True, text=True)
+    if found.returncode != 0:
+        raise SystemExit(f"no commit {args.rev!r} in this repository")
+    with tempfile.TemporaryDirectory(prefix="side_by_side_") as scratch:
+        old_tree = Path(scratch) / "old"
+        subprocess.run(["git", "worktree", "add", "--detach", "--quiet", str(old_tree), args.rev], cwd=ROOT,
+                       check=True)
+        try:
+            print(f"{args.game}, {args.players} players, {args.policy}, one thread each, {args.deals:,} deals, "
+                  f"best of {args.repeats}: {args.rev} (old) and the working tree (new) at once")
+            one_round(args, old_tree)  # compiles both trees' kernels
+            ratios = []
+            for r in range(1, args.rounds + 1):
+                res = one_round(args, old_tree)
+                old, new = res["old"], res["new"]
+                ratios.append(new["us_per_deal"] / old["us_per_deal"])
+                same = "same results" if old["digest"] == new["digest"] else "DIFFERENT results"
+                print(f"round {r}: old {old['us_per_deal']:.3f} us a deal, new {new['us_per_deal']:.3f}: "
+                      f"new / old {ratios[-1]:.3f} ({same})")
+            print(f"new / old: median {statistics.median(ratios):.3f}, range {min(ratios):.3f}-{max(ratios):.3f}")
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(old_tree)], cwd=ROOT, check=False)
+
+
+if __name__ == "__main__":
+    main()
