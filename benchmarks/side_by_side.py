@@ -12,9 +12,10 @@ checked out in a git worktree of its own (its own numba cache, so nothing compil
 for one tree is loaded by the other), and each round starts one timing process in
 each tree at the same moment, each on its own core: both see the same noise, and
 the ratio of their times holds where the times themselves wander. Each process
-plays the same deals as ``bench_games.py`` does (every seat the same preset, the
-dealer rotating, the batch driver ``simulate`` plays through), best of
-``--repeats``, and hashes the run's totals: the same hash in both trees means the
+plays the deals of its own tree's ``bench_games.py`` (``game_runner``: every seat
+the same preset, the dealer rotating, the batch driver ``simulate`` plays through;
+revisions from 64c1ead on have it in this form), best of ``--repeats``, and hashes
+the run's totals: the same hash in both trees means the
 same results. The first round also compiles each tree's kernels (untimed).
 The numbers are for information: no test depends on them.
 """
@@ -31,38 +32,24 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SEED = 20240607
 POT_GAMES = ("selection_rejection", "do_ya", "anaconda", "train_wreck")
 
 
 def time_here(game, deals, players, policy, repeats):
-    """Best time a deal and the totals' hash, for the tree this process runs in."""
-    sys.path.insert(0, os.getcwd())
+    """Best time a deal and the totals' hash, for the tree this process runs in:
+    that tree's ``bench_games.game_runner``, the deals its benchmark plays."""
+    sys.path[:0] = [os.getcwd(), os.path.join(os.getcwd(), "benchmarks")]
     import numba
-    import numpy as np
 
     numba.set_num_threads(1)
-    from analyzer.engine import new_state
     from analyzer.evaluate import _tables
     from analyzer.variants import VARIANTS
-    from kernels.engine import BLOCK, _totals_runner, game_play, totals_layout
-    from kernels.games.common import R_SPLIT_MODE
-    from kernels.showdown import SPLIT_CARDS_SPEAK, SPLIT_DECLARE
+    from bench_games import Outputs, game_runner
 
-    v = VARIANTS[game]
-    inp = v.inputs(players, policies=policy)
-    start = new_state(inp)
-    has_low = int(inp.rules[R_SPLIT_MODE]) in (SPLIT_DECLARE, SPLIT_CARDS_SPEAK)
-    play, runner, t = game_play(inp.game), _totals_runner(), _tables()
-    totals = np.zeros(((deals + BLOCK - 1) // BLOCK, totals_layout(players)[-1]), np.int64)
-
-    def run():
-        totals[:] = 0
-        runner(play, t, inp.rules, inp.params, inp.idata, inp.fdata, start, SEED, 0, deals, True, has_low,
-               v.result.size, totals)
-
+    out = Outputs(deals, players)
+    run = game_runner(_tables(), VARIANTS[game], policy, players, deals, out)
     run()  # compiles, or loads the tree's cache
-    digest = hashlib.sha1(totals.tobytes()).hexdigest()[:12]
+    digest = hashlib.sha1(out.totals().tobytes()).hexdigest()[:12]
     best = float("inf")
     for _ in range(repeats):
         begin = time.perf_counter()

@@ -97,10 +97,16 @@ def _longest_runs():
 LONGEST_RUN = _longest_runs()
 
 
+@njit(cache=True, inline="always")
+def _run_of(ranks):
+    """The most of the rank set ``ranks`` in any five in a row (``LONGEST_RUN``)."""
+    return np.int64(LONGEST_RUN[(ranks << 1) | ((ranks >> 12) & 1)])
+
+
 @njit(cache=True)
 def _draw_bonus_of(best_suit, r1, w):
     """``draw_bonus`` from the hand's longest suit and its set of ranks held."""
-    return _draw_bonus_from(best_suit, np.int64(LONGEST_RUN[(r1 << 1) | ((r1 >> 12) & 1)]), w)
+    return _draw_bonus_from(best_suit, _run_of(r1), w)
 
 
 @njit(cache=True)
@@ -365,12 +371,6 @@ TW_NEVER = 1e5  # a pay threshold at or above this never pays, without estimatin
 TW_NOT_BEST_SHOWING = 10.0  # the hurt score's penalty for a victim other than the best hand showing
 _FULL_DECK = np.uint64(0x1FFF1FFF1FFF1FFF)
 _LOWEST_OF_EACH_SUIT = np.uint64(0x0001000100010001)  # bit r of this, shifted by r: rank r in every suit
-
-
-@njit(cache=True, inline="always")
-def _run_of(ranks):
-    """The most of the rank set ``ranks`` in any five in a row (``LONGEST_RUN``)."""
-    return np.int64(LONGEST_RUN[(ranks << 1) | ((ranks >> 12) & 1)])
 
 
 @njit(cache=True, inline="always")
