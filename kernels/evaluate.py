@@ -13,7 +13,9 @@ Every function takes the tables as its first argument ``t``: one ``uint32`` arra
 the high, low and high-with-a-wild tables, read through ``rank_slot`` /
 ``high_at`` / ``low_at`` / ``high_wild_at`` / ``flush_at``, then the seven-card
 tables that only the batch kernels read (``seven_slot``, through the array's
-``uint16`` view for the 16-bit row offsets). One plain array, not a
+``uint16`` view for the 16-bit row offsets), then the one-more rows of hands of up
+to five cards that the policies read (``one_more_row``, through the same view).
+One plain array, not a
 tuple of arrays: numba updates the reference count of every array in a tuple
 argument on each call that is not inlined (about 50 ns for five arrays, measured),
 and the game kernels make many such calls per deal. The card keys are a constant
@@ -52,6 +54,11 @@ from .ranking import (
 from .tables import (
     FLUSH_CHECK,
     INITIAL_KEY,
+    ONE_MORE_ROW_MASK,
+    ONE_MORE_ROW_SHIFT,
+    ONE_MORE_WIDTH,
+    N_ONE_MORE_ROWS,
+    N_ONE_MORE_SLOTS,
     N_ROWS,
     N_SEVEN_ROWS,
     N_SEVEN_SLOTS,
@@ -94,28 +101,40 @@ T_HIGH_WILD = T_LOW + N_SLOTS
 T_SEVEN_OFFSETS = T_HIGH_WILD + N_SLOTS  # 16-bit offsets, two a word: read through a uint16 view
 T_SEVEN_HIGH = T_SEVEN_OFFSETS + (N_SEVEN_ROWS + 1) // 2
 T_SEVEN_LOW = T_SEVEN_HIGH + N_SEVEN_SLOTS
-T_SIZE = T_SEVEN_LOW + N_SEVEN_SLOTS
+T_ONE_MORE_OFFSETS = T_SEVEN_LOW + N_SEVEN_SLOTS  # 16-bit offsets, then 16-bit rows: read through the uint16 view
+T_ONE_MORE = T_ONE_MORE_OFFSETS + (N_ONE_MORE_ROWS + 1) // 2
+T_SIZE = T_ONE_MORE + N_ONE_MORE_SLOTS * ONE_MORE_WIDTH // 2
 
 ROYAL_FLUSH_STRENGTH = pack(STRAIGHT_FLUSH, 13, 12, 11, 10, 9)
 LOW_ORDER = np.array([12, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], dtype=np.int64)
 _SUIT_COUNTER_SHIFT = np.uint64(32)
 
 
+def _as_words(halves):
+    """A ``uint16`` array as ``uint32`` words, padded to a whole word."""
+    padded = np.zeros(2 * ((halves.shape[0] + 1) // 2), np.uint16)
+    padded[:halves.shape[0]] = halves
+    return padded.view(np.uint32)
+
+
 def eval_tables():
     """The shipped lookup tables packed into the one ``uint32`` array every
     evaluator takes (see the module docstring)."""
     t = load_tables()
-    parts = [t["flush"], t["offsets"], t["high"], t["low"], t["high_wild"], t["seven_offsets"], t["seven_high"],
-             t["seven_low"]]
-    if (not np.array_equal(t["card_keys"], CARD_KEYS)
-            or [p.shape[0] for p in parts] != [FLUSH_SIZE, N_ROWS, N_SLOTS, N_SLOTS, N_SLOTS, N_SEVEN_ROWS,
-                                               N_SEVEN_SLOTS, N_SEVEN_SLOTS]):
+    names = ["flush", "offsets", "high", "low", "high_wild", "seven_offsets", "seven_high", "seven_low",
+             "one_more_offsets", "one_more"]
+    if (not np.array_equal(t["card_keys"], CARD_KEYS) or any(name not in t for name in names)
+            or [t[name].shape[0] for name in names] != [FLUSH_SIZE, N_ROWS, N_SLOTS, N_SLOTS, N_SLOTS, N_SEVEN_ROWS,
+                                                        N_SEVEN_SLOTS, N_SEVEN_SLOTS, N_ONE_MORE_ROWS,
+                                                        N_ONE_MORE_SLOTS]):
         raise RuntimeError("kernels/data/eval_tables.npz does not match kernels/tables.py: rebuild it with "
-                           "python -m kernels.tables and set N_ROWS, N_SLOTS, N_SEVEN_ROWS and N_SEVEN_SLOTS "
-                           "to the sizes it prints")
-    halves = np.zeros(2 * ((N_SEVEN_ROWS + 1) // 2), np.uint16)
-    halves[:N_SEVEN_ROWS] = t["seven_offsets"]
-    parts[5] = halves.view(np.uint32)  # read back through the same view, whatever the byte order
+                           "python -m kernels.tables and set N_ROWS, N_SLOTS, N_SEVEN_ROWS, N_SEVEN_SLOTS, "
+                           "N_ONE_MORE_ROWS and N_ONE_MORE_SLOTS to the sizes it prints")
+    parts = [t[name] for name in names]
+    # The 16-bit parts are read back through the same view, whatever the byte order.
+    parts[5] = _as_words(t["seven_offsets"])
+    parts[8] = _as_words(t["one_more_offsets"])
+    parts[9] = _as_words(t["one_more"].reshape(-1))
     packed = np.concatenate(parts).astype(np.uint32)
     assert packed.shape[0] == T_SIZE
     return np.ascontiguousarray(packed)
@@ -163,6 +182,16 @@ def seven_slot(halves, key):
     rk = np.uint32(key)
     row = rk >> np.uint32(SEVEN_ROW_SHIFT)
     return (rk & np.uint32(SEVEN_ROW_MASK)) + SEVEN_STEP * halves[2 * T_SEVEN_OFFSETS + row]
+
+
+@njit(cache=True, inline="always")
+def one_more_row(halves, key):
+    """Where the ``one_more`` row of a key's rank multiset (at most ``ONE_MORE_CARDS``
+    cards) begins in the tables' ``uint16`` view ``halves``: entry ``r`` of the row
+    is the hand with one more card of rank ``r`` (kernels/tables.py)."""
+    rk = np.uint32(key)
+    slot = (rk & np.uint32(ONE_MORE_ROW_MASK)) + halves[2 * T_ONE_MORE_OFFSETS + (rk >> np.uint32(ONE_MORE_ROW_SHIFT))]
+    return 2 * T_ONE_MORE + ONE_MORE_WIDTH * np.int64(slot)
 
 
 @njit(cache=True)

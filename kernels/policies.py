@@ -17,10 +17,19 @@ import numpy as np
 from numba import njit
 
 from .cards import card_bit
-from .evaluate import CARD_KEYS, high_mask, high_one_wild_and_with_card, mask_key, plain_high, rank_sets
+from .evaluate import (
+    CARD_KEYS,
+    high_mask,
+    high_one_wild_and_with_card,
+    mask_key,
+    one_more_row,
+    plain_high,
+    rank_sets,
+)
 from .layout import Layout
-from .ranking import CAT_SHIFT, LOW_NO_PAIR, low_bit, popcount
+from .ranking import CAT_SHIFT, LOW_NO_PAIR, longest_runs, low_bit, popcount, run_index
 from .showdown import DECLARE_BOTH, DECLARE_HIGH, DECLARE_LOW
+from .tables import ONE_MORE_CARDS, ONE_MORE_OWN
 
 # The offer games' policy vector (Selection/Rejection, Do Ya; Anaconda's extends it).
 OFFER_POLICY = Layout("offer_policy", [
@@ -84,23 +93,15 @@ def _longest_suit(natural):
     return best_suit
 
 
-def _longest_runs():
-    """For each 14-bit rank set (bit 0: the ace playing low; bits 1..13: 2..A), the
-    most of its ranks in any five in a row: the straight-draw count of ``draw_bonus``,
-    looked up (a numba constant) instead of counted in ten windows per call."""
-    sets = np.arange(1 << 14)
-    ones = np.array([bin(i).count("1") for i in range(32)])  # of five bits
-    windows = [ones[(sets >> low) & 0b11111] for low in range(10)]
-    return np.max(windows, axis=0).astype(np.uint8)  # 16 KB: stays in the L1 cache
-
-
-LONGEST_RUN = _longest_runs()
+# The straight-draw count of ``draw_bonus``, looked up (a numba constant; 16 KB: it
+# stays in the L1 cache) instead of counted in ten windows per call.
+LONGEST_RUN = longest_runs()
 
 
 @njit(cache=True, inline="always")
 def _run_of(ranks):
     """The most of the rank set ``ranks`` in any five in a row (``LONGEST_RUN``)."""
-    return np.int64(LONGEST_RUN[(ranks << 1) | ((ranks >> 12) & 1)])
+    return np.int64(LONGEST_RUN[run_index(ranks)])
 
 
 @njit(cache=True)
@@ -111,7 +112,13 @@ def _draw_bonus_of(best_suit, r1, w):
 
 @njit(cache=True)
 def _draw_bonus_from(best_suit, best_run, w):
-    return 0.1 * max(0, best_suit + w - 2) + 0.08 * max(0, best_run + w - 2)
+    return _draw_bonus_of_counts(max(0, best_suit + w - 2), max(0, best_run + w - 2))
+
+
+@njit(cache=True, inline="always")
+def _draw_bonus_of_counts(flush_count, straight_count):
+    """The draw bonus of the flush and straight draw counts over two (each at least 0)."""
+    return 0.1 * flush_count + 0.08 * straight_count
 
 
 @njit(cache=True, inline="always")
@@ -374,6 +381,41 @@ _LOWEST_OF_EACH_SUIT = np.uint64(0x0001000100010001)  # bit r of this, shifted b
 
 
 @njit(cache=True, inline="always")
+def _suit_terms(t, key, natural, cards, best_suit):
+    """``_fresh_total``'s suit by suit part: the sum over ``cards`` of the flush
+    draw count with each card (``A``), the strength parts (``S``) of the cards of
+    suits of four or more (a flush may come: each card by its own key), and the
+    cards of the other suits (``short``: their ``S`` depends on their rank alone),
+    with one of those suits (-1: none)."""
+    d_suit = 0
+    d_strength = 0
+    short_cards = np.uint64(0)
+    short_suit = -1
+    for suit in range(4):
+        shift = np.uint64(16 * suit)
+        held = _suit_length(natural, suit)
+        of_suit = (cards >> shift) & np.uint64(0x1FFF)
+        d_suit += popcount(of_suit) * max(0, max(best_suit, held + 1) - 2)
+        if held <= 3:
+            short_cards |= of_suit << shift
+            short_suit = suit
+        else:
+            m = np.int64(of_suit)
+            while m:
+                rank = low_bit(m)
+                m &= m - np.int64(1)
+                d_strength += plain_high(t, key + CARD_KEYS[4 * rank + suit],
+                                         natural | (np.uint64(1) << (shift + np.uint64(rank)))) >> 12
+    return d_suit, d_strength, short_cards, short_suit
+
+
+@njit(cache=True, inline="always")
+def _rank_count(cards, rank):
+    """How many of ``cards`` (a mask) are of rank ``rank``."""
+    return popcount((cards >> np.uint64(rank)) & _LOWEST_OF_EACH_SUIT)
+
+
+@njit(cache=True, inline="always")
 def _fresh_total(t, natural, unseen, card, draw_weight):
     """The sum over the cards of ``unseen`` of ``high_value(t, natural | c, 0,
     draw_weight) - high_value(t, natural, 0, draw_weight)``, and ``high_gain(t,
@@ -386,11 +428,14 @@ def _fresh_total(t, natural, unseen, card, draw_weight):
     draw counts (``_draw_bonus_from``), all integers. Their sums are taken in
     integers and scaled once: a card of a suit of three or fewer makes no flush,
     so its ``S`` and ``B`` depend on its rank alone (one lookup per rank, times how
-    many such cards of that rank are unseen) and its ``A`` on its suit. The float
-    is the exact sum rounded a few times, where adding card by card rounded once a
-    card (they differ in the last bits). More cards: card by card."""
+    many such cards of that rank are unseen) and its ``A`` on its suit. Up to five
+    cards with no flush, every rank's ``S`` and ``B`` (and the hand's own) are one
+    row of the one-more table, read at once. The float is the exact sum rounded a
+    few times, where adding card by card rounded once a card (they differ in the
+    last bits). More cards: card by card."""
     cards = unseen & _FULL_DECK & ~natural  # a card the hand holds adds nothing
-    if popcount(natural) > 6 or card & natural:
+    n_held = popcount(natural)
+    if n_held > 6 or card & natural:
         base = high_value(t, natural, 0, draw_weight)
         total = 0.0
         m = cards
@@ -401,48 +446,56 @@ def _fresh_total(t, natural, unseen, card, draw_weight):
         return total, high_gain(t, natural, 0, card, draw_weight) if card else 0.0
     key = mask_key(t, natural)
     best_suit = _longest_suit(natural)
-    r1 = rank_sets(natural)[0]
-    strength = plain_high(t, key, natural) >> 12
     n = np.int64(popcount(cards))
-    d_strength = -n * strength
-    d_suit = -n * max(0, best_suit - 2)
-    d_run = -n * max(0, _run_of(r1) - 2)
-    short_cards = np.uint64(0)
-    short_suit = -1
-    for suit in range(4):
-        shift = np.uint64(16 * suit)
-        held = _suit_length(natural, suit)
-        of_suit = (cards >> shift) & np.uint64(0x1FFF)
-        d_suit += popcount(of_suit) * max(0, max(best_suit, held + 1) - 2)
-        if held <= 3:
-            short_cards |= of_suit << shift
-            short_suit = suit
-        else:  # a flush may come: each card by its own key
-            m = np.int64(of_suit)
-            while m:
-                rank = low_bit(m)
-                m &= m - np.int64(1)
-                d_strength += plain_high(t, key + CARD_KEYS[4 * rank + suit],
-                                         natural | (np.uint64(1) << (shift + np.uint64(rank)))) >> 12
-    for rank in range(13):
-        count = popcount((cards >> np.uint64(rank)) & _LOWEST_OF_EACH_SUIT)
-        if count:
-            d_run += count * max(0, _run_of(r1 | (np.int64(1) << rank)) - 2)
-            short_count = popcount((short_cards >> np.uint64(rank)) & _LOWEST_OF_EACH_SUIT)
-            if short_count:
-                # A short card's key: the rank part is the same in every suit, and
-                # ``natural`` holds the cards of any flush it already has.
-                d_strength += short_count * (plain_high(t, key + CARD_KEYS[4 * rank + short_suit], natural) >> 12)
-    total = d_strength * (1.0 / 256.0) + draw_weight * (0.1 * d_suit + 0.08 * d_run)
+    d_suit, d_strength, short_cards, short_suit = _suit_terms(t, key, natural, cards, best_suit)
+    d_suit -= n * max(0, best_suit - 2)
+    halves = t.view(np.uint16)
+    by_row = n_held <= ONE_MORE_CARDS and best_suit <= 4
+    row = one_more_row(halves, key) if by_row else 0
+    if by_row:
+        own = np.int64(halves[row + ONE_MORE_OWN])
+        strength, run = own >> 2, own & 3
+        d_strength -= n * strength
+        d_run = -n * run
+        for rank in range(13):
+            entry = np.int64(halves[row + rank])
+            d_run += _rank_count(cards, rank) * (entry & 3)
+            d_strength += _rank_count(short_cards, rank) * (entry >> 2)
+    else:
+        r1 = rank_sets(natural)[0]
+        strength = plain_high(t, key, natural) >> 12
+        run = max(0, _run_of(r1) - 2)
+        d_strength -= n * strength
+        d_run = -n * run
+        for rank in range(13):
+            count = _rank_count(cards, rank)
+            if count:
+                d_run += count * max(0, _run_of(r1 | (np.int64(1) << rank)) - 2)
+                short_count = _rank_count(short_cards, rank)
+                if short_count:
+                    # A short card's key: the rank part is the same in every suit, and
+                    # ``natural`` holds the cards of any flush it already has.
+                    d_strength += short_count * (plain_high(t, key + CARD_KEYS[4 * rank + short_suit], natural) >> 12)
+    total = d_strength * (1.0 / 256.0) + draw_weight * _draw_bonus_of_counts(d_suit, d_run)
     if not card:
         return total, 0.0
     # high_gain's floats, from the parts found here.
     bit = np.int64(low_bit(card))
     rank, suit = bit & 15, bit >> 4
-    strength_after = plain_high(t, key + CARD_KEYS[4 * rank + suit], natural | card) >> 12
-    after = strength_after * (1.0 / 256.0) + draw_weight * _draw_bonus_of(
-        max(best_suit, _suit_length(natural, suit) + 1), r1 | (np.int64(1) << rank), 0)
-    before = strength * (1.0 / 256.0) + draw_weight * _draw_bonus_of(best_suit, r1, 0)
+    held = _suit_length(natural, suit)
+    if by_row:
+        entry = np.int64(halves[row + rank])
+        run_after = entry & 3
+        if held <= 3:
+            strength_after = entry >> 2
+        else:
+            strength_after = plain_high(t, key + CARD_KEYS[4 * rank + suit], natural | card) >> 12
+    else:
+        run_after = max(0, _run_of(rank_sets(natural)[0] | (np.int64(1) << rank)) - 2)
+        strength_after = plain_high(t, key + CARD_KEYS[4 * rank + suit], natural | card) >> 12
+    after = strength_after * (1.0 / 256.0) + draw_weight * _draw_bonus_of_counts(
+        max(0, max(best_suit, held + 1) - 2), run_after)
+    before = strength * (1.0 / 256.0) + draw_weight * _draw_bonus_of_counts(max(0, best_suit - 2), run)
     return total, after - before
 
 

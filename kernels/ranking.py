@@ -262,3 +262,19 @@ def add_rank(r1, r2, r3, r4, r):
     """Rank sets after one more card of rank ``r`` (the caller checks r4 has no ``r``)."""
     b = 1 << r
     return r1 | b, r2 | (r1 & b), r3 | (r2 & b), r4 | (r3 & b)
+
+
+def longest_runs():
+    """For each 14-bit rank set (bit 0: the ace playing low; bits 1..13: 2..A), the
+    most of its ranks in any five in a row: a straight draw's count (``uint8``).
+    ``run_index`` turns a 13-bit rank set into this table's index."""
+    sets = np.arange(1 << 14)
+    ones = np.array([bin(i).count("1") for i in range(32)])  # of five bits
+    windows = [ones[(sets >> low) & 0b11111] for low in range(10)]
+    return np.max(windows, axis=0).astype(np.uint8)
+
+
+@njit(cache=True, inline="always")
+def run_index(ranks):
+    """``longest_runs``'s index of a 13-bit rank set: the ace once more at the bottom."""
+    return (ranks << 1) | ((ranks >> 12) & 1)

@@ -26,6 +26,12 @@ about 1.13x as fast for high, 1.2x for low. Their rows (``2**SEVEN_ROW_SHIFT`` k
 each) are placed at multiples of ``SEVEN_STEP`` and their offsets stored divided by
 it, so 16 bits reach the whole table.
 
+Hands of up to five cards, the policies' partial hands, have a table of rows of their
+own (``one_more``): for each rank multiset, in one 32-byte row, the hand's high and
+straight-draw count with one more card of each rank, and its own. A policy that
+weighs every card it might draw (Train Wreck's fresh-card mean) then reads one row
+where it looked up thirteen hands, each through the perfect hash.
+
 ``python -m kernels.tables`` rebuilds ``kernels/data/eval_tables.npz``.
 """
 
@@ -34,7 +40,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from .ranking import flush_from_suit, high_from_rank_sets, low_from_rank_sets
+from .ranking import flush_from_suit, high_from_rank_sets, longest_runs, low_from_rank_sets, run_index
 
 MAX_HASHED_CARDS = 7
 
@@ -62,6 +68,20 @@ N_SEVEN_SLOTS = 71171
 SEVEN_ROW_SHIFT = 10
 SEVEN_ROW_MASK = (1 << SEVEN_ROW_SHIFT) - 1
 SEVEN_STEP = 2
+# The one-more rows: the row of key k at slot (k & ONE_MORE_ROW_MASK) +
+# one_more_offsets[k >> ONE_MORE_ROW_SHIFT], ONE_MORE_WIDTH uint16 entries a row.
+# Entry r (a rank, 0..12) is the multiset plus one card of rank r, entry
+# ONE_MORE_OWN the multiset itself, each ``S << 2 | D``: S the high strength's bits
+# from 12 up (slot and top two ranks, what ``strength_value`` reads; under 2**12),
+# D the straight-draw count over two, ``max(0, longest run - 2)`` (0..3). An entry
+# of a rank the multiset holds four of is 0 (no such card is left to draw).
+ONE_MORE_CARDS = 5
+ONE_MORE_WIDTH = 16
+ONE_MORE_OWN = 13
+ONE_MORE_ROW_SHIFT = 9
+ONE_MORE_ROW_MASK = (1 << ONE_MORE_ROW_SHIFT) - 1
+N_ONE_MORE_ROWS = 29962
+N_ONE_MORE_SLOTS = 11817
 
 DATA_FILE = Path(__file__).parent / "data" / "eval_tables.npz"
 
@@ -136,6 +156,32 @@ def _one_wild_values(multisets, keys, multipliers, offsets, high_table):
                 best = max(best, high_table[(k & ROW_MASK) + offsets[k >> ROW_SHIFT]])
         out[i] = best
     return out
+
+
+@njit(cache=True, inline="always")
+def _one_more_entry(strength, ranks, longest_run):
+    return np.uint16(((strength >> 12) << 2) | max(0, np.int64(longest_run[run_index(ranks)]) - 2))
+
+
+@njit(cache=True)
+def _one_more_rows(multisets, keys, multipliers, offsets, high_table, longest_run, slots, size):
+    """The ``one_more`` table (``size`` rows of ``ONE_MORE_WIDTH``): multiset ``i``'s
+    row at ``slots[i]``; ``multisets`` are those of up to ``ONE_MORE_CARDS`` cards."""
+    rows = np.zeros((size, ONE_MORE_WIDTH), np.uint16)
+    for i in range(multisets.shape[0]):
+        ranks = 0
+        for r in range(13):
+            if multisets[i, r]:
+                ranks |= 1 << r
+        k = keys[i]
+        row = rows[slots[i]]
+        row[ONE_MORE_OWN] = _one_more_entry(high_table[(k & ROW_MASK) + offsets[k >> ROW_SHIFT]], ranks, longest_run)
+        for r in range(13):
+            if multisets[i, r] < 4:
+                k = keys[i] + np.int64(multipliers[r])
+                row[r] = _one_more_entry(high_table[(k & ROW_MASK) + offsets[k >> ROW_SHIFT]], ranks | (1 << r),
+                                         longest_run)
+    return rows
 
 
 @njit(cache=True)
@@ -217,6 +263,14 @@ def build_tables():
     seven_low = np.zeros(seven_size, np.uint32)
     seven_high[seven_slot] = high[seven]
     seven_low[seven_slot] = low[seven]
+    few = multisets.sum(axis=1) <= ONE_MORE_CARDS
+    one_more_offsets, one_more_slot, one_more_size = _perfect_hash(keys[few], ONE_MORE_ROW_SHIFT)
+    if one_more_offsets.max() > np.iinfo(np.uint16).max:
+        raise AssertionError("a one-more row offset does not fit 16 bits")
+    if (high_table >> 12).max() >= 1 << 12:
+        raise AssertionError("a strength's bits from 12 up do not fit a one-more entry")
+    one_more = _one_more_rows(multisets[few], keys[few], RANK_MULTIPLIERS, offsets, high_table, longest_runs(),
+                              one_more_slot, one_more_size)
     return {
         "card_keys": card_keys(),
         "offsets": offsets.astype(np.uint32),
@@ -227,6 +281,8 @@ def build_tables():
         "seven_offsets": (seven_offsets // SEVEN_STEP).astype(np.uint16),
         "seven_high": seven_high,
         "seven_low": seven_low,
+        "one_more_offsets": one_more_offsets.astype(np.uint16),
+        "one_more": one_more,
     }
 
 

@@ -46,3 +46,39 @@ def test_tables_fit_in_l2():
     seven_path = t["seven_offsets"].nbytes + t["seven_high"].nbytes + t["flush"].nbytes + t["card_keys"].nbytes
     assert seven_path < 0.6 * high_path
     assert t["seven_offsets"].dtype == np.uint16 and t["seven_high"].shape == t["seven_low"].shape
+
+
+def test_one_more_rows_hold_each_hand_with_one_more_card():
+    """Every rank multiset of up to five cards: its row's entry for each rank is the
+    hand with one more card of that rank, and its own entry the hand itself, each
+    ``S << 2 | D`` with S the high strength's bits from 12 up by the rank-set
+    evaluator (``high_mask``, no table) and D the most of its ranks in any five in a
+    row, counted here, less two (at least 0); a rank held four times is 0."""
+    from analyzer.evaluate import _tables
+    from kernels.evaluate import high_mask, mask_key, one_more_row
+    from kernels.tables import ONE_MORE_CARDS, ONE_MORE_OWN, ONE_MORE_WIDTH
+
+    t = _tables()
+    halves = t.view(np.uint16)
+
+    def expected(counts):
+        cards, suit = 0, 0
+        for rank, c in enumerate(counts):
+            for _ in range(c):  # suits in turn: no suit holds five of six cards
+                cards |= 1 << (16 * suit + rank)
+                suit = (suit + 1) % 4
+        ranks = [r for r in range(13) if counts[r]]
+        lows = set(r + 1 for r in ranks) | ({0} if 12 in ranks else set())
+        run = max(len(lows & set(range(low, low + 5))) for low in range(10))
+        return int(high_mask(t, np.uint64(cards), 0, 0, False)) >> 12 << 2 | max(0, run - 2), cards
+
+    multisets = rank_multisets(ONE_MORE_CARDS)
+    assert len(multisets) == 1 + 13 + 91 + 455 + 1820 + 6175
+    for counts in multisets.tolist():
+        own, cards = expected(counts)
+        row = one_more_row(halves, mask_key(t, np.uint64(cards)))
+        entries = halves[row:row + ONE_MORE_WIDTH].tolist()
+        assert entries[ONE_MORE_OWN] == own, counts
+        for rank in range(13):
+            more = counts[:rank] + [counts[rank] + 1] + counts[rank + 1:]
+            assert entries[rank] == (expected(more)[0] if counts[rank] < 4 else 0), (counts, rank)
