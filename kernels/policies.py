@@ -427,12 +427,12 @@ def _fresh_total(t, natural, unseen, card, draw_weight):
     ranks (``strength_value`` times 256), ``A`` and ``B`` the flush and straight
     draw counts (``_draw_bonus_from``), all integers. Their sums are taken in
     integers and scaled once: a card of a suit of three or fewer makes no flush,
-    so its ``S`` and ``B`` depend on its rank alone (one lookup per rank, times how
-    many such cards of that rank are unseen) and its ``A`` on its suit. Up to five
-    cards with no flush, every rank's ``S`` and ``B`` (and the hand's own) are one
-    row of the one-more table, read at once. The float is the exact sum rounded a
-    few times, where adding card by card rounded once a card (they differ in the
-    last bits). More cards: card by card."""
+    so its ``S`` and ``B`` depend on its rank alone, and its ``A`` on its suit. Up
+    to five cards with no flush, every rank's ``S`` and ``B`` (and the hand's own)
+    are one row of the one-more table (``_fresh_total_by_row``); six cards, or a
+    flush held, one lookup per rank (``_fresh_total_by_ranks``). The float is the
+    exact sum rounded a few times, where adding card by card rounded once a card
+    (they differ in the last bits). More cards: card by card."""
     cards = unseen & _FULL_DECK & ~natural  # a card the hand holds adds nothing
     n_held = popcount(natural)
     if n_held > 6 or card & natural:
@@ -446,57 +446,83 @@ def _fresh_total(t, natural, unseen, card, draw_weight):
         return total, high_gain(t, natural, 0, card, draw_weight) if card else 0.0
     key = mask_key(t, natural)
     best_suit = _longest_suit(natural)
-    n = np.int64(popcount(cards))
-    d_suit, d_strength, short_cards, short_suit = _suit_terms(t, key, natural, cards, best_suit)
-    d_suit -= n * max(0, best_suit - 2)
+    if n_held <= ONE_MORE_CARDS and best_suit <= 4:
+        return _fresh_total_by_row(t, key, natural, cards, best_suit, card, draw_weight)
+    return _fresh_total_by_ranks(t, key, natural, cards, best_suit, card, draw_weight)
+
+
+@njit(cache=True, inline="always")
+def _fresh_total_by_row(t, key, natural, cards, best_suit, card, draw_weight):
+    """``_fresh_total`` of up to five cards holding no flush, from the hand's row of
+    the one-more table (``key`` the hand's, ``cards`` the unseen cards it does not
+    hold, ``best_suit`` its longest suit's length)."""
     halves = t.view(np.uint16)
-    by_row = n_held <= ONE_MORE_CARDS and best_suit <= 4
-    row = one_more_row(halves, key) if by_row else 0
-    if by_row:
-        own = np.int64(halves[row + ONE_MORE_OWN])
-        strength, run = own >> 2, own & 3
-        d_strength -= n * strength
-        d_run = -n * run
-        for rank in range(13):
-            entry = np.int64(halves[row + rank])
-            d_run += _rank_count(cards, rank) * (entry & 3)
-            d_strength += _rank_count(short_cards, rank) * (entry >> 2)
-    else:
-        r1 = rank_sets(natural)[0]
-        strength = plain_high(t, key, natural) >> 12
-        run = max(0, _run_of(r1) - 2)
-        d_strength -= n * strength
-        d_run = -n * run
-        for rank in range(13):
-            count = _rank_count(cards, rank)
-            if count:
-                d_run += count * max(0, _run_of(r1 | (np.int64(1) << rank)) - 2)
-                short_count = _rank_count(short_cards, rank)
-                if short_count:
-                    # A short card's key: the rank part is the same in every suit, and
-                    # ``natural`` holds the cards of any flush it already has.
-                    d_strength += short_count * (plain_high(t, key + CARD_KEYS[4 * rank + short_suit], natural) >> 12)
+    row = one_more_row(halves, key)
+    own = np.int64(halves[row + ONE_MORE_OWN])
+    strength, run = own >> 2, own & 3
+    n = np.int64(popcount(cards))
+    d_suit, d_strength, short_cards, _ = _suit_terms(t, key, natural, cards, best_suit)
+    d_suit -= n * max(0, best_suit - 2)
+    d_strength -= n * strength
+    d_run = -n * run
+    for rank in range(13):
+        entry = np.int64(halves[row + rank])
+        d_run += _rank_count(cards, rank) * (entry & 3)
+        d_strength += _rank_count(short_cards, rank) * (entry >> 2)
     total = d_strength * (1.0 / 256.0) + draw_weight * _draw_bonus_of_counts(d_suit, d_run)
     if not card:
         return total, 0.0
-    # high_gain's floats, from the parts found here.
     bit = np.int64(low_bit(card))
     rank, suit = bit & 15, bit >> 4
     held = _suit_length(natural, suit)
-    if by_row:
-        entry = np.int64(halves[row + rank])
-        run_after = entry & 3
-        if held <= 3:
-            strength_after = entry >> 2
-        else:
-            strength_after = plain_high(t, key + CARD_KEYS[4 * rank + suit], natural | card) >> 12
+    entry = np.int64(halves[row + rank])
+    if held <= 3:
+        strength_after = entry >> 2
     else:
-        run_after = max(0, _run_of(rank_sets(natural)[0] | (np.int64(1) << rank)) - 2)
         strength_after = plain_high(t, key + CARD_KEYS[4 * rank + suit], natural | card) >> 12
-    after = strength_after * (1.0 / 256.0) + draw_weight * _draw_bonus_of_counts(
-        max(0, max(best_suit, held + 1) - 2), run_after)
-    before = strength * (1.0 / 256.0) + draw_weight * _draw_bonus_of_counts(max(0, best_suit - 2), run)
-    return total, after - before
+    return total, _gain_of_parts(strength, strength_after, best_suit, max(best_suit, held + 1), run, entry & 3,
+                                 draw_weight)
+
+
+@njit(cache=True, inline="always")
+def _fresh_total_by_ranks(t, key, natural, cards, best_suit, card, draw_weight):
+    """``_fresh_total`` of up to six cards, one lookup per rank (the arguments as
+    ``_fresh_total_by_row``'s)."""
+    r1 = rank_sets(natural)[0]
+    strength = plain_high(t, key, natural) >> 12
+    run = max(0, _run_of(r1) - 2)
+    n = np.int64(popcount(cards))
+    d_suit, d_strength, short_cards, short_suit = _suit_terms(t, key, natural, cards, best_suit)
+    d_suit -= n * max(0, best_suit - 2)
+    d_strength -= n * strength
+    d_run = -n * run
+    for rank in range(13):
+        count = _rank_count(cards, rank)
+        if count:
+            d_run += count * max(0, _run_of(r1 | (np.int64(1) << rank)) - 2)
+            short_count = _rank_count(short_cards, rank)
+            if short_count:
+                # A short card's key: the rank part is the same in every suit, and
+                # ``natural`` holds the cards of any flush it already has.
+                d_strength += short_count * (plain_high(t, key + CARD_KEYS[4 * rank + short_suit], natural) >> 12)
+    total = d_strength * (1.0 / 256.0) + draw_weight * _draw_bonus_of_counts(d_suit, d_run)
+    if not card:
+        return total, 0.0
+    bit = np.int64(low_bit(card))
+    rank, suit = bit & 15, bit >> 4
+    strength_after = plain_high(t, key + CARD_KEYS[4 * rank + suit], natural | card) >> 12
+    run_after = max(0, _run_of(r1 | (np.int64(1) << rank)) - 2)
+    return total, _gain_of_parts(strength, strength_after, best_suit, max(best_suit, _suit_length(natural, suit) + 1),
+                                 run, run_after, draw_weight)
+
+
+@njit(cache=True, inline="always")
+def _gain_of_parts(strength, strength_after, suit, suit_after, run, run_after, draw_weight):
+    """``high_gain``'s float from a hand's strength bits from 12 up (``S``), longest
+    suit and straight-draw count over two, before and after the card."""
+    after = strength_after * (1.0 / 256.0) + draw_weight * _draw_bonus_of_counts(max(0, suit_after - 2), run_after)
+    before = strength * (1.0 / 256.0) + draw_weight * _draw_bonus_of_counts(max(0, suit - 2), run)
+    return after - before
 
 
 # These run without numba's reference counts: their inlined helpers take arrays, and
