@@ -683,6 +683,7 @@ def tw_target(t, policy, steal, optional, mine, visible, cand_seat, cand_card, n
     best_score = -1e300
     best_value = -1e300
     shown_seat = -1
+    shown_key = np.uint64(0)
     for k in range(n_cand):
         o = cand_seat[k]
         c = cand_card[k]
@@ -693,10 +694,20 @@ def tw_target(t, policy, steal, optional, mine, visible, cand_seat, cand_card, n
             gain_me = max(blind_gain, 0.0)
         else:
             cm = card_bit(c)
+            shown_cards = visible[o]
+            by_key = popcount(shown_cards) <= 7
             if o != shown_seat:
                 shown_seat = o
-                shown = high_value(t, visible[o], 0, dw)
-            hurt = shown - high_value(t, visible[o] & ~cm, 0, dw)
+                shown_key = mask_key(t, shown_cards)
+                shown = (_natural_value(t, shown_key, shown_cards, _longest_suit(shown_cards), dw) if by_key
+                         else high_value(t, shown_cards, 0, dw))
+            rest = shown_cards & ~cm
+            if by_key:
+                # high_value's, inlined, from the seat's key less the card's.
+                without = _natural_value(t, shown_key - CARD_KEYS[c], rest, _longest_suit(rest), dw)
+            else:
+                without = high_value(t, rest, 0, dw)
+            hurt = shown - without
             gain_me = high_gain(t, mine, 0, cm, dw) if aim > 0 else 0.0
         value = (1.0 - aim) * hurt + aim * gain_me
         score = value - ((1.0 - aim) * TW_NOT_BEST_SHOWING if o != best_seat else 0.0)
