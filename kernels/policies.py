@@ -119,7 +119,7 @@ def _draw_bonus_from(best_suit, best_run, w):
 
 @njit(cache=True, inline="always")
 def _draw_bonus_of_counts(flush_count, straight_count):
-    """The draw bonus of the flush and straight draw counts over two (each at least 0)."""
+    """The draw bonus of the flush and straight draw counts, each less two (at least 0)."""
     return 0.1 * flush_count + 0.08 * straight_count
 
 
@@ -568,7 +568,7 @@ def _fresh_total_by_ranks(t, key, natural, cards, best_suit, card, draw_weight):
 @njit(cache=True, inline="always")
 def _gain_of_parts(strength, strength_after, suit, suit_after, run, run_after, draw_weight):
     """``high_gain``'s float from a hand's strength bits from 12 up (``S``), longest
-    suit and straight-draw count over two, before and after the card."""
+    suit and straight-draw count less two (at least 0), before and after the card."""
     after = strength_after * (1.0 / 256.0) + draw_weight * _draw_bonus_of_counts(max(0, suit_after - 2), run_after)
     before = strength * (1.0 / 256.0) + draw_weight * _draw_bonus_of_counts(max(0, suit - 2), run)
     return after - before

@@ -73,7 +73,7 @@ SEVEN_STEP = 2
 # Entry r (a rank, 0..12) is the multiset plus one card of rank r, entry
 # ONE_MORE_OWN the multiset itself, each ``S << 2 | D``: S the high strength's bits
 # from 12 up (slot and top two ranks, what ``strength_value`` reads; under 2**12),
-# D the straight-draw count over two, ``max(0, longest run - 2)`` (0..3). An entry
+# D the straight-draw count less two, ``max(0, longest run - 2)`` (0..3). An entry
 # of a rank the multiset holds four of is 0 (no such card is left to draw).
 ONE_MORE_CARDS = 5
 ONE_MORE_WIDTH = 16
