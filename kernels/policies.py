@@ -695,7 +695,8 @@ def tw_target(t, policy, steal, optional, mine, visible, cand_seat, cand_card, n
         else:
             cm = card_bit(c)
             shown_cards = visible[o]
-            by_key = popcount(shown_cards) <= 7
+            # (A card the seat does not show would make its key less the card's no hand's key.)
+            by_key = popcount(shown_cards) <= 7 and shown_cards & cm != 0
             if o != shown_seat:
                 shown_seat = o
                 shown_key = mask_key(t, shown_cards)
