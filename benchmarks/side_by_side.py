@@ -140,12 +140,12 @@ def main():
                   f"best of {args.repeats}: {args.rev} (old) and the working tree (new) at once")
             one_round(args, old_tree, 0)  # compiles both trees' kernels
             ratios = []
-            best = {"old": [], "new": []}
+            times = {"old": [], "new": []}
             for r in range(1, args.rounds + 1):
                 res = one_round(args, old_tree, r)
                 old, new = res["old"], res["new"]
-                best["old"].append(old["us_per_deal"])
-                best["new"].append(new["us_per_deal"])
+                times["old"].append(old["us_per_deal"])
+                times["new"].append(new["us_per_deal"])
                 ratios.append(new["us_per_deal"] / old["us_per_deal"])
                 same = "same results" if old["digest"] == new["digest"] else "DIFFERENT results"
                 print(f"round {r}: old {old['us_per_deal']:.3f} us a deal, new {new['us_per_deal']:.3f}: "
@@ -157,8 +157,8 @@ def main():
             # time of each tree over all rounds is the better measure.
             geometric = math.exp(statistics.fmean(math.log(r) for r in ratios))
             print(f"new / old: geometric mean {geometric:.3f}, median {statistics.median(ratios):.3f}, "
-                  f"range {min(ratios):.3f}-{max(ratios):.3f}; best times {min(best['new']):.3f} / "
-                  f"{min(best['old']):.3f} us = {min(best['new']) / min(best['old']):.3f}")
+                  f"range {min(ratios):.3f}-{max(ratios):.3f}; best times {min(times['new']):.3f} / "
+                  f"{min(times['old']):.3f} us = {min(times['new']) / min(times['old']):.3f}")
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(old_tree)], cwd=ROOT, check=False)
 

@@ -130,11 +130,9 @@ def eval_tables():
         raise RuntimeError("kernels/data/eval_tables.npz does not match kernels/tables.py: rebuild it with "
                            "python -m kernels.tables and set N_ROWS, N_SLOTS, N_SEVEN_ROWS, N_SEVEN_SLOTS, "
                            "N_ONE_MORE_ROWS and N_ONE_MORE_SLOTS to the sizes it prints")
-    parts = [t[name] for name in names]
     # The 16-bit parts are read back through the same view, whatever the byte order.
-    parts[5] = _as_words(t["seven_offsets"])
-    parts[8] = _as_words(t["one_more_offsets"])
-    parts[9] = _as_words(t["one_more"].reshape(-1))
+    sixteen_bit = ("seven_offsets", "one_more_offsets", "one_more")
+    parts = [_as_words(t[name].reshape(-1)) if name in sixteen_bit else t[name] for name in names]
     packed = np.concatenate(parts).astype(np.uint32)
     assert packed.shape[0] == T_SIZE
     return np.ascontiguousarray(packed)
