@@ -20,6 +20,19 @@ def best_time(run, repeats=REPEATS):
     return best
 
 
+def best_times(runs, repeats=REPEATS):
+    """Best wall time of each of ``runs``, called in turn ``repeats`` times (the
+    first run, the second, ..., then again): times that are compared with each other
+    come from the same stretches of a host whose speed drifts."""
+    best = [math.inf] * len(runs)
+    for _ in range(repeats):
+        for k, run in enumerate(runs):
+            start = time.perf_counter()
+            run()
+            best[k] = min(best[k], time.perf_counter() - start)
+    return best
+
+
 def table_lines(headers, lines, text_columns=(0,)):
     """A plain text table: header, rule, rows; text columns left-aligned, numbers right."""
     widths = [max(len(h), *(len(line[i]) for line in lines)) for i, h in enumerate(headers)]

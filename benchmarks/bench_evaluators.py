@@ -23,7 +23,7 @@ from importlib.metadata import version
 import numba
 import numpy as np
 
-from _common import REPEATS, add_output_options, best_time, table_lines, write_results
+from _common import REPEATS, add_output_options, best_time, best_times, table_lines, write_results
 from analyzer import evaluate_high, evaluate_low
 from kernels.cards import RANK_CHARS, SUIT_CHARS
 from kernels.evaluate import eval_tables, high_batch_hashed, low_batch_hashed
@@ -118,32 +118,31 @@ def na_row(evaluator, task):
     return {"evaluator": evaluator, "task": task, "threads": 1}
 
 
-def measure_kernels(tables, hands, thread_counts):
-    out = np.empty(len(hands), np.int32)  # reused: page faults stay out of the timings
-    rows = []
-    for threads in thread_counts:
-        numba.set_num_threads(threads)
-        seconds = best_time(lambda: high_batch_hashed(tables, hands, FIVE_KIND_DEFAULT, out))
-        rows.append(row("wantit kernel", HIGH, threads, len(hands), seconds))
-        seconds = best_time(lambda: low_batch_hashed(tables, hands, NO_LOW_QUALIFIER, out))
-        rows.append(row("wantit kernel", LOW, threads, len(hands), seconds))
-    return rows
-
-
-def measure_api(hands, thread_counts):
-    """``evaluate_high`` / ``evaluate_low`` on the same hands, validation (in the
-    evaluating pass) included: returning a fresh result array (whose pages the
-    system clears on first touch), and writing into a reused one (``out=``), as the
-    kernel rows do."""
+def measure_wantit(tables, hands, thread_counts):
+    """The kernels, then ``evaluate_high`` / ``evaluate_low`` on the same hands,
+    validation (in the evaluating pass) included: returning a fresh result array
+    (whose pages the system clears on first touch), and writing into a reused one
+    (``out=``), as the kernel rows do (page faults stay out of the timings). A
+    task's kernel and API calls take turns, so that the API / kernel ratio compares
+    times taken over the same stretch of a host whose speed drifts: timed in two
+    blocks, one run put the API into ``out=`` at 0.86x the kernel on one thread and
+    0.50x on two; taking turns, two runs on the same host gave 0.78-0.79x on both."""
     out = np.empty(len(hands), np.int32)
-    rows = []
+    tasks = ((HIGH, lambda: high_batch_hashed(tables, hands, FIVE_KIND_DEFAULT, out),
+              lambda: evaluate_high(hands), lambda: evaluate_high(hands, out=out)),
+             (LOW, lambda: low_batch_hashed(tables, hands, NO_LOW_QUALIFIER, out),
+              lambda: evaluate_low(hands), lambda: evaluate_low(hands, out=out)))
+    seconds = {}
     for threads in thread_counts:
         numba.set_num_threads(threads)
-        rows += [row(API, HIGH, threads, len(hands), best_time(lambda: evaluate_high(hands))),
-                 row(API, LOW, threads, len(hands), best_time(lambda: evaluate_low(hands))),
-                 row(API_OUT, HIGH, threads, len(hands), best_time(lambda: evaluate_high(hands, out=out))),
-                 row(API_OUT, LOW, threads, len(hands), best_time(lambda: evaluate_low(hands, out=out)))]
-    return rows
+        for task, *runs in tasks:
+            for evaluator, s in zip(("wantit kernel", API, API_OUT), best_times(runs)):
+                seconds[(evaluator, task, threads)] = s
+    # The rows in the order of the tables before: the kernels, then the API.
+    return ([row("wantit kernel", task, threads, len(hands), seconds[("wantit kernel", task, threads)])
+             for threads in thread_counts for task in (HIGH, LOW)]
+            + [row(evaluator, task, threads, len(hands), seconds[(evaluator, task, threads)])
+               for threads in thread_counts for evaluator in (API, API_OUT) for task in (HIGH, LOW)])
 
 
 def measure_eval7(hands):
@@ -258,8 +257,7 @@ def main():
 
     check_against_peers(tables, hands[:CHECK_HANDS])
 
-    rows = measure_kernels(tables, hands, thread_counts)
-    rows += measure_api(hands, thread_counts)
+    rows = measure_wantit(tables, hands, thread_counts)
     peer = hands[:args.peer_hands]
     rows += measure_eval7(peer)
     rows += measure_phevaluator(peer)
