@@ -37,7 +37,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from _common import REPEATS, add_output_options, best_time, table_lines, write_results
+from _common import REPEATS, add_output_options, best_times, table_lines, write_results
 from analyzer.evaluate import _tables
 from analyzer.engine import new_state
 from analyzer.errors import WantitError
@@ -234,22 +234,34 @@ def compile_all(t, variants):
     return time.perf_counter() - start
 
 
+def on_threads(threads, run):
+    """``run`` on ``threads`` numba threads."""
+    def timed():
+        numba.set_num_threads(threads)
+        run()
+    return timed
+
+
 def measure(t, variants, deals, thread_counts):
+    """Every row of a player count: the stud floor and each game's presets, at each
+    thread count, taking turns (``best_times``), so that the ratios to the floor,
+    of a heuristic deal to its baseline and of two threads to one compare times
+    taken over the same stretch of a host whose speed drifts."""
     decisions = {(v.name, n, preset): decisions_per_deal(t, v, preset, n)
                  for n in PLAYERS for v in variants if n in player_counts(v) for preset in presets_of(v)}
     rows = []
     for n in PLAYERS:
         out = Outputs(deals, n)
+        cells = []  # (variant, preset, threads, run)
         for threads in thread_counts:
-            numba.set_num_threads(threads)
-            seconds = best_time(floor_runner(t, n, deals, out))
-            rows.append(row(FLOOR, n, FLOOR_POLICY, threads, deals, seconds, 0.0))
+            cells.append((FLOOR, FLOOR_POLICY, threads, floor_runner(t, n, deals, out)))
             for v in variants:
-                if n not in player_counts(v):
-                    continue
-                for preset in presets_of(v):
-                    seconds = best_time(game_runner(t, v, preset, n, deals, out))
-                    rows.append(row(v.name, n, preset, threads, deals, seconds, decisions[(v.name, n, preset)]))
+                if n in player_counts(v):
+                    cells += [(v.name, preset, threads, game_runner(t, v, preset, n, deals, out))
+                              for preset in presets_of(v)]
+        times = best_times([on_threads(threads, run) for _, _, threads, run in cells])
+        for (name, preset, threads, _), seconds in zip(cells, times):
+            rows.append(row(name, n, preset, threads, deals, seconds, decisions.get((name, n, preset), 0.0)))
     return rows
 
 
