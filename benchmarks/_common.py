@@ -33,6 +33,16 @@ def best_times(runs, repeats=REPEATS):
     return best
 
 
+def on_threads(threads, run):
+    """``run`` on ``threads`` numba threads (a thread count per timing, for ``best_times``)."""
+    import numba
+
+    def timed():
+        numba.set_num_threads(threads)
+        run()
+    return timed
+
+
 def table_lines(headers, lines, text_columns=(0,)):
     """A plain text table: header, rule, rows; text columns left-aligned, numbers right."""
     widths = [max(len(h), *(len(line[i]) for line in lines)) for i, h in enumerate(headers)]

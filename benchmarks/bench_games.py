@@ -37,7 +37,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from _common import REPEATS, add_output_options, best_times, table_lines, write_results
+from _common import REPEATS, add_output_options, best_times, on_threads, table_lines, write_results
 from analyzer.evaluate import _tables
 from analyzer.engine import new_state
 from analyzer.errors import WantitError
@@ -232,14 +232,6 @@ def compile_all(t, variants):
             if n in player_counts(v):
                 game_runner(t, v, presets_of(v)[0], n, WARMUP_DEALS, out)()
     return time.perf_counter() - start
-
-
-def on_threads(threads, run):
-    """``run`` on ``threads`` numba threads."""
-    def timed():
-        numba.set_num_threads(threads)
-        run()
-    return timed
 
 
 def measure(t, variants, deals, thread_counts):

@@ -26,7 +26,7 @@ import time
 import numba
 import numpy as np
 
-from _common import REPEATS, add_output_options, best_time, table_lines, write_results
+from _common import REPEATS, add_output_options, best_times, on_threads, table_lines, write_results
 from analyzer.engine import new_state
 from analyzer.evaluate import _tables
 from analyzer.selection import selection_inputs
@@ -73,9 +73,10 @@ def measure(games, thread_counts):
         out = Outputs(games, n)
         for preset in POLICIES:
             run = runner(n, preset, games, out)
-            for threads in thread_counts:
-                numba.set_num_threads(threads)
-                seconds = best_time(run)
+            # One thread and all of them take turns: the scaling compares the same
+            # stretch of a host whose speed drifts.
+            times = best_times([on_threads(threads, run) for threads in thread_counts])
+            for threads, seconds in zip(thread_counts, times):
                 rows.append({"players": n, "policy": preset, "threads": threads, "games": games,
                              "seconds": seconds, "games_per_s": games / seconds,
                              "games_per_s_per_thread": games / seconds / threads})
