@@ -412,6 +412,30 @@ def _suit_terms(t, key, natural, cards, best_suit):
 
 
 @njit(cache=True, inline="always")
+def _longest_suits(natural, best_suit):
+    """Every card of the suits of which ``natural`` holds ``best_suit`` cards (a mask)."""
+    m = np.uint64(0)
+    for suit in range(4):
+        if _suit_length(natural, suit) == best_suit:
+            m |= np.uint64(0x1FFF) << np.uint64(16 * suit)
+    return m
+
+
+@njit(cache=True, inline="always")
+def _suit_parts(t, key, natural, cards, best_suit, n):
+    """``_suit_terms`` with the flush draw count's sum less ``n`` (the number of
+    ``cards``) times the hand's own. With no suit of four or more, no card makes a
+    flush: every card is short, and a card adds one to the count only in a suit as
+    long as the longest, from two up (the same integers, without the suit loop:
+    0.8x the time of a ``_fresh_total`` call)."""
+    if best_suit <= 3:
+        d_suit = np.int64(popcount(cards & _longest_suits(natural, best_suit))) if best_suit >= 2 else np.int64(0)
+        return d_suit, np.int64(0), cards, 3
+    d_suit, d_strength, short_cards, short_suit = _suit_terms(t, key, natural, cards, best_suit)
+    return d_suit - n * max(0, best_suit - 2), d_strength, short_cards, short_suit
+
+
+@njit(cache=True, inline="always")
 def _rank_count(cards, rank):
     """How many of ``cards`` (a mask) are of rank ``rank``."""
     return popcount((cards >> np.uint64(rank)) & _LOWEST_OF_EACH_SUIT)
@@ -511,8 +535,7 @@ def _fresh_total_by_row(t, key, natural, cards, best_suit, card, draw_weight):
     own = np.int64(halves[row + ONE_MORE_OWN])
     strength, run = own >> 2, own & 3
     n = np.int64(popcount(cards))
-    d_suit, d_strength, short_cards, _ = _suit_terms(t, key, natural, cards, best_suit)
-    d_suit -= n * max(0, best_suit - 2)
+    d_suit, d_strength, short_cards, _ = _suit_parts(t, key, natural, cards, best_suit, n)
     d_strength -= n * strength
     d_run = -n * run
     runs, strengths = _one_more_sums(halves, row, cards, short_cards)
@@ -541,8 +564,7 @@ def _fresh_total_by_ranks(t, key, natural, cards, best_suit, card, draw_weight):
     strength = plain_high(t, key, natural) >> 12
     run = max(0, _run_of(r1) - 2)
     n = np.int64(popcount(cards))
-    d_suit, d_strength, short_cards, short_suit = _suit_terms(t, key, natural, cards, best_suit)
-    d_suit -= n * max(0, best_suit - 2)
+    d_suit, d_strength, short_cards, short_suit = _suit_parts(t, key, natural, cards, best_suit, n)
     d_strength -= n * strength
     d_run = -n * run
     for rank in range(13):
