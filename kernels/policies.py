@@ -686,20 +686,24 @@ def tw_target(t, policy, steal, optional, mine, visible, cand_seat, cand_card, n
     score, without the penalty, is below ``TW_ACT_THRESHOLD``.
     """
     dw = policy[TW_DRAW_WEIGHT]
+    aim = policy[TW_STEAL_AIM] if steal else 0.0
+    # With aim 1 (the default) the hurt and the penalty count for nothing (times
+    # 0): they are not worked out. The scores are the same (but for a zero's sign,
+    # which no comparison sees), so the choice is.
+    hurts = aim < 1.0
     # A seat's candidates come one after another: its shown value is worked out
     # once for them all (``shown``, of seat ``shown_seat``).
     best_seat = -1
     best_shown = -1e300
     shown_seat = -1
     shown = 0.0
-    for k in range(n_cand):
+    for k in range(n_cand if hurts else 0):
         if cand_seat[k] != shown_seat:
             shown_seat = cand_seat[k]
             shown = high_value(t, visible[shown_seat], 0, dw)
         if shown > best_shown:
             best_shown = shown
             best_seat = shown_seat
-    aim = policy[TW_STEAL_AIM] if steal else 0.0
     blind_gain = -1.0
     best = -1
     best_score = -1e300
@@ -716,21 +720,23 @@ def tw_target(t, policy, steal, optional, mine, visible, cand_seat, cand_card, n
             gain_me = max(blind_gain, 0.0)
         else:
             cm = card_bit(c)
-            shown_cards = visible[o]
-            # (A card the seat does not show would make its key less the card's no hand's key.)
-            by_key = popcount(shown_cards) <= 7 and shown_cards & cm != 0
-            if o != shown_seat:
-                shown_seat = o
-                shown_key = mask_key(t, shown_cards)
-                shown = (_natural_value(t, shown_key, shown_cards, _longest_suit(shown_cards), dw) if by_key
-                         else high_value(t, shown_cards, 0, dw))
-            rest = shown_cards & ~cm
-            if by_key:
-                # high_value's, inlined, from the seat's key less the card's.
-                without = _natural_value(t, shown_key - CARD_KEYS[c], rest, _longest_suit(rest), dw)
-            else:
-                without = high_value(t, rest, 0, dw)
-            hurt = shown - without
+            hurt = 0.0
+            if hurts:
+                shown_cards = visible[o]
+                # (A card the seat does not show would make its key less the card's no hand's key.)
+                by_key = popcount(shown_cards) <= 7 and shown_cards & cm != 0
+                if o != shown_seat:
+                    shown_seat = o
+                    shown_key = mask_key(t, shown_cards)
+                    shown = (_natural_value(t, shown_key, shown_cards, _longest_suit(shown_cards), dw) if by_key
+                             else high_value(t, shown_cards, 0, dw))
+                rest = shown_cards & ~cm
+                if by_key:
+                    # high_value's, inlined, from the seat's key less the card's.
+                    without = _natural_value(t, shown_key - CARD_KEYS[c], rest, _longest_suit(rest), dw)
+                else:
+                    without = high_value(t, rest, 0, dw)
+                hurt = shown - without
             gain_me = high_gain(t, mine, 0, cm, dw) if aim > 0 else 0.0
         value = (1.0 - aim) * hurt + aim * gain_me
         score = value - ((1.0 - aim) * TW_NOT_BEST_SHOWING if o != best_seat else 0.0)
