@@ -94,6 +94,15 @@ def emit(trace, n_events, kind, seat, card, a, b):
 
 
 @njit(cache=True, inline="always")
+def seat_after(seat, k, n):
+    """``(seat + k) % n`` for a seat ``0 <= seat < n`` and ``0 <= k <= n``, by one
+    comparison: numba's signed ``%`` by a number known only at run time is a
+    division and a sign fix-up, and the games take it for every card dealt."""
+    s = seat + k
+    return s - n if s >= n else s
+
+
+@njit(cache=True, inline="always")
 def next_in(members, after, n):
     """First seat of the ``members`` bit set walking clockwise from ``after + 1``;
     wraps around to ``after`` itself when it is the only member (RULES.md §0.1);
@@ -464,7 +473,7 @@ def _next_declarer(st):
     dealer = st[B.dealer]
     done = 0
     for k in range(1, n + 1):
-        s = (dealer + k) % n
+        s = seat_after(dealer, k, n)
         if not st[P.active + s]:
             continue
         if done == st[P.n_declared]:
@@ -575,7 +584,7 @@ def settle_deal(rules, st, trace, out):
     split_mode = int(rules[R_SPLIT_MODE])
     if split_mode == SPLIT_DECLARE:
         for k in range(1, n + 1):
-            s = (dealer + k) % n
+            s = seat_after(dealer, k, n)
             if st[P.active + s]:
                 note(trace, st, EV_DECLARE, s, -1, st[P.declared + s], 0)
     pot = st[P.carried_in] / UNITS

@@ -100,6 +100,7 @@ from .common import (
     next_card_or_restock,
     note,
     paused,
+    seat_after,
     showdown_step,
     stock_left,
     void_deal,
@@ -332,7 +333,7 @@ def _candidates(rules, st, p, cand_seat, cand_card):
     targets = int(rules[R_TARGETS])
     n_cand = 0
     for i in range(1, n):
-        o = (p + i) % n
+        o = seat_after(p, i, n)
         m = mask_at(st, S.table + o)
         if targets != TARGETS_TABLE:
             m = _visible(st, o)
@@ -362,10 +363,10 @@ def _start(rules, st, stream, trace, out):
     dealer = st[B.dealer]
     for s in range(n):
         note(trace, st, EV_ANTE, s, -1, st[P.paid + s], 0)
-    note(trace, st, EV_STREET, (dealer + 1) % n, -1, 3, 0)
+    note(trace, st, EV_STREET, seat_after(dealer, 1, n), -1, 3, 0)
     for k in range(3):
         for i in range(1, n + 1):
-            s = (dealer + i) % n
+            s = seat_after(dealer, i, n)
             c = next_card(st, stream)
             if c == NO_CARD:
                 void_deal(st, trace, s, out)
@@ -394,7 +395,7 @@ def _street(rules, st, trace):
         return
     fee = fee_of(rules, street)
     st[S.fee] = np.int64(fee)
-    note(trace, st, EV_STREET, (st[B.dealer] + 1) % n, -1, street, np.int64(fee))
+    note(trace, st, EV_STREET, seat_after(st[B.dealer], 1, n), -1, street, np.int64(fee))
     st[S.offered] = NO_CARD
     st[S.refusals] = 0
     st[S.step] = 1
@@ -418,7 +419,7 @@ def _end_of_street(rules, st, trace):
         st[B.phase] = PH_STREET
     else:
         st[S.res_step] = 1
-        st[S.resolver] = (st[B.dealer] + 1) % n
+        st[S.resolver] = seat_after(st[B.dealer], 1, n)
         st[B.phase] = PH_RESOLVE
 
 
@@ -433,7 +434,7 @@ def _seat(rules, st, stream, trace):
     if i > n:
         _end_of_street(rules, st, trace)
         return
-    p = (st[B.dealer] + i) % n
+    p = seat_after(st[B.dealer], i, n)
     if st[S.offered] == NO_CARD:
         offered = _draw(rules, st, stream, trace)
         if offered == NO_CARD:
@@ -458,7 +459,7 @@ def _pays(t, params, st):
     if th >= TW_NEVER or th <= ALWAYS:
         return th <= ALWAYS  # never or always pays: decided before building the policy's arguments
     return tw_pays(t, params[p], mask_at(st, S.hole_mask + p) | _visible(st, p), st[S.offered],
-                   np.float64(st[S.fee]), _visible(st, (p + 1) % n), st[S.step] == n, mask_at(st, P.seen))
+                   np.float64(st[S.fee]), _visible(st, seat_after(p, 1, n)), st[S.step] == n, mask_at(st, P.seen))
 
 
 @njit(cache=True, inline="always")
@@ -516,7 +517,7 @@ def _resolve(rules, st):
         st[S.street] += 1
         st[B.phase] = PH_STREET
     else:
-        st[S.resolver] = (st[B.dealer] + st[S.res_step]) % n
+        st[S.resolver] = seat_after(st[B.dealer], st[S.res_step], n)
 
 
 @njit(cache=True)
@@ -654,7 +655,7 @@ def _seventh(t, rules, st, stream, trace):
     4.3.6 the best five of all the cards each player holds."""
     n = st[B.players]
     dealer = st[B.dealer]
-    note(trace, st, EV_STREET, (dealer + 1) % n, -1, 7, 0)
+    note(trace, st, EV_STREET, seat_after(dealer, 1, n), -1, 7, 0)
     community = np.uint64(0)
     if _available(rules, st) < n and rules[R_COMMUNITY_CARD] > 0:
         c = _draw(rules, st, stream, trace)
@@ -668,7 +669,7 @@ def _seventh(t, rules, st, stream, trace):
                 _add_up(st, s, c)
     else:
         for i in range(1, n + 1):
-            s = (dealer + i) % n
+            s = seat_after(dealer, i, n)
             c = _draw(rules, st, stream, trace)
             if c == NO_CARD:
                 note(trace, st, EV_NO_CARD, s, -1, LOST_SEVENTH_CARD, 0)
