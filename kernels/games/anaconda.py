@@ -75,6 +75,8 @@ from .common import (
     paused,
     place_in_unknowns,
     reject_deal,
+    seat_after,
+    seat_before,
     showdown_step,
     void_deal,
 )
@@ -154,8 +156,8 @@ def recipient(seat, offset, n, skip_rule):
             return -1
         steps = (steps - 1) % (n - 1) + 1  # never oneself
     if offset > 0:
-        return (seat + steps) % n
-    return (seat - steps) % n
+        return seat_after(seat, steps, n)
+    return seat_before(seat, steps, n)
 
 
 @njit(cache=True)
@@ -219,7 +221,7 @@ def _start(rules, st, stream, trace, out):
         note(trace, st, EV_ANTE, s, -1, st[P.paid + s], 0)
     for _ in range(int(rules[R_HAND_SIZE])):
         for i in range(1, n + 1):
-            s = (dealer + i) % n
+            s = seat_after(dealer, i, n)
             c = next_card(st, stream)
             if c == NO_CARD:
                 void_deal(st, trace, s, out)
@@ -238,7 +240,7 @@ def _pass_phase(rules, st, trace):
     ph = st[S.pass_phase]
     if ph >= int(rules[R_N_PASSES]):
         st[B.phase] = PH_KEEP
-        st[B.turn] = (st[B.dealer] + 1) % n
+        st[B.turn] = seat_after(st[B.dealer], 1, n)
         return
     count = int(rules[R_PASSES + 2 * ph])
     offset = int(rules[R_PASSES + 2 * ph + 1])
@@ -268,7 +270,7 @@ def _pass_choice(t, rules, params, st, stream, hand, count):
     r = recipient(s, int(rules[R_PASSES + 2 * ph + 1]), n, int(rules[R_PASS_TO_SELF]))
     evidence = mask_at(st, S.received + SEATS * s + r)
     if not evidence:
-        evidence = mask_at(st, S.received + SEATS * s + (s - 1) % n)
+        evidence = mask_at(st, S.received + SEATS * s + seat_before(s, 1, n))
     howdy = int(rules[R_WILD]) == WILD_HOWDY_DOODY
     return choose_pass(t, params[s], hand, count, evidence, stream, howdy)
 
@@ -288,7 +290,7 @@ def _apply_pass(rules, st, trace, packet):
         st[S.hand + s] = np.int64(mask_at(st, S.hand + s) & ~mask_at(st, S.packets + s))
     dealer = st[B.dealer]
     for i in range(1, n + 1):
-        s = (dealer + i) % n
+        s = seat_after(dealer, i, n)
         r = recipient(s, offset, n, skip_rule)
         m = mask_at(st, S.packets + s)
         st[S.hand + r] = np.int64(mask_at(st, S.hand + r) | m)
@@ -362,7 +364,7 @@ def _roll(t, rules, st, trace):
     dealer = st[B.dealer]
     for j in range(UP):
         for i in range(1, n + 1):
-            s = (dealer + i) % n
+            s = seat_after(dealer, i, n)
             c = st[S.up + UP * s + j]
             if mask_at(st, P.shown + s) & card_bit(c):
                 continue  # a described roll: turned up before the table was described

@@ -103,6 +103,14 @@ def seat_after(seat, k, n):
 
 
 @njit(cache=True, inline="always")
+def seat_before(seat, k, n):
+    """``(seat - k) % n`` for a seat ``0 <= seat < n`` and ``0 <= k <= n`` (as
+    ``seat_after``)."""
+    s = seat - k
+    return s + n if s < 0 else s
+
+
+@njit(cache=True, inline="always")
 def next_in(members, after, n):
     """First seat of the ``members`` bit set walking clockwise from ``after + 1``;
     wraps around to ``after`` itself when it is the only member (RULES.md §0.1);

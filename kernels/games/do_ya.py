@@ -65,6 +65,7 @@ from .common import (
     note,
     paused,
     reject_deal,
+    seat_after,
     showdown_step,
     void_deal,
 )
@@ -191,7 +192,7 @@ def _later_seat(st):
     of its own would lie on the table for that seat), or -1: it acts last."""
     n = st[B.players]
     for position in range(st[S.position] + 1, n + 1):
-        s = (st[B.dealer] + position) % n
+        s = seat_after(st[B.dealer], position, n)
         if st[P.active + s]:
             return s
     return -1
@@ -271,7 +272,7 @@ def _start(st, stream, trace, out):
     for s in range(n):
         note(trace, st, EV_ANTE, s, -1, st[P.paid + s], 0)
     for i in range(1, n + 1):
-        s = (dealer + i) % n
+        s = seat_after(dealer, i, n)
         c = next_card(st, stream)
         if c == NO_CARD:
             void_deal(st, trace, s, out)
@@ -297,7 +298,7 @@ def _round(st, trace):
 @njit(cache=True, inline="always")
 def _seat(st, trace):
     n = st[B.players]
-    while st[S.position] <= n and not st[P.active + (st[B.dealer] + st[S.position]) % n]:
+    while st[S.position] <= n and not st[P.active + seat_after(st[B.dealer], st[S.position], n)]:
         st[S.position] += 1  # a folded seat gets no more cards (RULES.md §0.1.2)
     if st[S.position] > n:
         # 3. The rejects left on the table are dead (seen, then turned down).
@@ -310,7 +311,7 @@ def _seat(st, trace):
         st[B.turn] = -1
         st[B.phase] = PH_ROUND
         return
-    st[B.turn] = (st[B.dealer] + st[S.position]) % n
+    st[B.turn] = seat_after(st[B.dealer], st[S.position], n)
     st[S.rejections] = 0
     st[B.phase] = PH_POOL if st[S.n_pool] > 0 else PH_DRAW
 

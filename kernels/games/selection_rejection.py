@@ -52,6 +52,7 @@ from .common import (
     next_in,
     note,
     paused,
+    seat_after,
     showdown_step,
     stock_left,
     void_deal,
@@ -214,7 +215,7 @@ def _start(rules, st, stream, trace, out):
     # 2. Two face-down cards each, one at a time from the dealer's left.
     for k in range(2):
         for i in range(1, n + 1):
-            s = (dealer + i) % n
+            s = seat_after(dealer, i, n)
             c = next_card(st, stream)
             if c == NO_CARD:
                 void_deal(st, trace, s, out)
@@ -237,11 +238,11 @@ def _round(rules, st, stream, trace, out):
     if r >= 4:
         st[B.phase] = PH_SEVENTH
         return
-    st[S.leader] = (dealer + 1) % n if r == 0 else (st[S.leader] + 1) % n  # SR-A8: nobody folds
+    st[S.leader] = seat_after(dealer, 1, n) if r == 0 else seat_after(st[S.leader], 1, n)  # SR-A8: nobody folds
     note(trace, st, EV_ROUND, st[S.leader], -1, r + 1, 0)
     if r == 0 and rules[R_FIRST_UPCARD_OFFERED] == 0:
         for i in range(1, n + 1):
-            s = (dealer + i) % n
+            s = seat_after(dealer, i, n)
             c = next_card(st, stream)
             if c == NO_CARD:
                 void_deal(st, trace, s, out)
@@ -262,7 +263,7 @@ def _seventh(t, rules, st, stream, trace, out):
     n = st[B.players]
     dealer = st[B.dealer]
     for i in range(1, n + 1):
-        s = (dealer + i) % n
+        s = seat_after(dealer, i, n)
         c = next_card_or_restock(st, stream, trace)
         if c == NO_CARD:
             void_deal(st, trace, s, out)
