@@ -74,6 +74,7 @@ from .common import (
     emit,
     note,
     paused,
+    seat_after,
 )
 from .selection_hands import (
     ACE,
@@ -1102,7 +1103,7 @@ def _start_round(rules, st, stream, trace, stacked, n_cards, n_slots):
         new_stock(stock, sst, n_cards, stacked, t)
         for j in range(HAND):
             for i in range(1, n + 1):
-                s = (dealer + i) % n
+                s = seat_after(dealer, i, n)
                 c, n_events, r = draw_card(stock, sst, disc, stream, in_order, trace, st[B.events])
                 st[B.events] = n_events
                 st[S.reshuffles] += r
