@@ -352,7 +352,7 @@ def _next_keeper(st):
         st[B.phase] = PH_ROLL
         st[B.turn] = -1
     else:
-        st[B.turn] = (s + 1) % st[B.players]
+        st[B.turn] = seat_after(s, 1, st[B.players])
         st[B.phase] = PH_KEEP
 
 
