@@ -34,6 +34,16 @@ def test_layout_offsets_are_computed_in_declaration_order():
         Layout("t", [("a", 1), ("a", 2)])
 
 
+def test_seats_walked_by_comparison_agree_with_python_modulo():
+    """``seat_after`` / ``seat_before`` (one comparison, where the games had numba's
+    signed ``%``) against Python's ``%`` for every seat and step they accept."""
+    for n in range(1, C.SEATS + 1):
+        for seat in range(n):
+            for k in range(n + 1):
+                assert C.seat_after(seat, k, n) == (seat + k) % n
+                assert C.seat_before(seat, k, n) == (seat - k) % n
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_compiled_kernel_uses_the_layouts_offsets(name):
     """A stale compiled kernel would keep old offsets: the kernel reports its own."""
