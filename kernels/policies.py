@@ -697,13 +697,14 @@ def tw_target(t, policy, steal, optional, mine, visible, cand_seat, cand_card, n
     best_shown = -1e300
     shown_seat = -1
     shown = 0.0
-    for k in range(n_cand if hurts else 0):
-        if cand_seat[k] != shown_seat:
-            shown_seat = cand_seat[k]
-            shown = high_value(t, visible[shown_seat], 0, dw)
-        if shown > best_shown:
-            best_shown = shown
-            best_seat = shown_seat
+    if hurts:
+        for k in range(n_cand):
+            if cand_seat[k] != shown_seat:
+                shown_seat = cand_seat[k]
+                shown = high_value(t, visible[shown_seat], 0, dw)
+            if shown > best_shown:
+                best_shown = shown
+                best_seat = shown_seat
     blind_gain = -1.0
     best = -1
     best_score = -1e300
