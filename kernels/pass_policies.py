@@ -27,7 +27,7 @@ from .policies import (
     low_value_by_table,
     strength_value,
 )
-from .ranking import CAT_SHIFT, LOW_NO_PAIR, low_bit, popcount
+from .ranking import CAT_SHIFT, LOW_NO_PAIR, low_bit, nth_bit, popcount
 from .rng import below
 
 # Anaconda's policy vector: the offer games' parameters (those it uses keep their
@@ -166,10 +166,7 @@ def choose_pass(t, policy, hand, count, evidence, stream, howdy):
         chosen = np.uint64(0)
         left = hand
         for _ in range(count):
-            m = left
-            for _ in range(below(stream, popcount(left))):
-                m &= m - np.uint64(1)
-            b = m & (~m + np.uint64(1))
+            b = nth_bit(left, below(stream, popcount(left)))
             chosen |= b
             left ^= b
         return chosen

@@ -22,6 +22,7 @@ table builder, hands of more than seven cards, and wild-card evaluation.
 import numpy as np
 from numba import njit, types
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+from llvmlite import ir
 from numba.extending import intrinsic
 
 CAT_SHIFT = 20
@@ -87,6 +88,62 @@ def _ctpop(typingctx, m):
 def popcount(m):
     """Number of set bits."""
     return _ctpop(np.uint64(m))
+
+
+def _compiles_pdep():
+    """Whether numba compiles for a CPU whose BMI2 ``pdep`` is one fast instruction:
+    numba's own view of the target (``NUMBA_CPU_NAME`` / ``NUMBA_CPU_FEATURES``
+    honoured). AMD's Zen 1 and 2 have ``pdep`` in microcode, slower than the
+    portable search."""
+    from llvmlite import binding
+    from numba.core import config
+    from numba.core.codegen import get_host_cpu_features
+
+    features = config.CPU_FEATURES if config.CPU_FEATURES is not None else get_host_cpu_features()
+    name = config.CPU_NAME or binding.get_host_cpu_name()
+    return "+bmi2" in features.split(",") and name not in ("znver1", "znver2")
+
+
+HAS_PDEP = _compiles_pdep()
+
+
+@intrinsic
+def _pdep(typingctx, source, mask):
+    """BMI2's ``pdep``: the low bits of ``source`` deposited at the set bits of ``mask``."""
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        name = "llvm.x86.bmi.pdep.64"
+        pdep = builder.module.globals.get(name) or ir.Function(builder.module, ir.FunctionType(i64, [i64, i64]), name)
+        return builder.call(pdep, list(args))
+    return types.uint64(types.uint64, types.uint64), codegen
+
+
+@njit(cache=True, inline="always")
+def nth_bit_pdep(m, k):
+    """``nth_bit`` in one ``pdep`` (only where ``HAS_PDEP``)."""
+    return _pdep(np.uint64(1) << np.uint64(k), np.uint64(m))
+
+
+@njit(cache=True, inline="always")
+def nth_bit_search(m, k):
+    """``nth_bit`` anywhere: the halves of the word searched by their bit counts, six
+    steps with selects and no branch to mispredict."""
+    m = np.uint64(m)
+    k = np.int64(k)
+    at = np.uint64(0)
+    for width in (32, 16, 8, 4, 2, 1):
+        below_half = _ctpop((m >> at) & np.uint64((1 << width) - 1))
+        past = k >= below_half
+        k = k - below_half if past else k
+        at = at + np.uint64(width) if past else at
+    return np.uint64(1) << at
+
+
+# The ``k``-th lowest set bit of ``m`` (``k`` from 0, below ``popcount(m)``), as a
+# mask bit: an Anaconda random pass picks each card so. Clearing the ``k`` lowest
+# bits one by one was a loop the branch predictor cannot learn (``k`` is random):
+# 29 ns for a pass of two cards on average, the search 19.7 and ``pdep`` 4.5.
+nth_bit = nth_bit_pdep if HAS_PDEP else nth_bit_search
 
 
 @njit(cache=True, inline="always")

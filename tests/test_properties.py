@@ -175,6 +175,22 @@ def test_popcount_counts_the_set_bits(m):
     assert popcount(np.int64(m - 2**64 if m >= 2**63 else m)) == bin(m).count("1")
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 2**64 - 1))
+def test_nth_bit_is_the_kth_lowest_set_bit(m):
+    """``nth_bit(m, k)`` is the ``k``-th lowest one of ``m`` as a mask bit, for every
+    ``k`` below its bit count: the portable search, and ``pdep`` where this machine's
+    numba compiles it (``nth_bit`` is one of the two)."""
+    from kernels.ranking import HAS_PDEP, nth_bit, nth_bit_pdep, nth_bit_search
+
+    ways = [nth_bit_search] + ([nth_bit_pdep] if HAS_PDEP else [])
+    assert nth_bit in ways
+    ones = [i for i in range(64) if m >> i & 1]
+    for k, i in enumerate(ones):
+        for way in ways:
+            assert int(way(np.uint64(m), k)) == 1 << i
+
+
 @settings(max_examples=500, deadline=None)
 @given(st.lists(st.integers(0, 51), min_size=0, max_size=7, unique=True))
 def test_a_mask_s_key_is_the_sum_of_its_cards_keys(cards):
