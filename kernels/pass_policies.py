@@ -23,6 +23,7 @@ from .policies import (
     draw_bonus,
     high_value,
     low_card_count,
+    _low_value_set,
     low_value,
     low_value_by_table,
     strength_value,
@@ -42,6 +43,7 @@ HIDE_RULE = PASS_POLICY.at.hide_rule
 RANDOM_PASS = PASS_POLICY.at.random_pass
 N_PASS_PARAMS = PASS_POLICY.size
 
+_LOWEST_OF_EACH_SUIT = np.uint64(0x0001_0001_0001_0001)  # a rank set times this: its cards in every suit
 THREES = np.uint64(0x0002_0002_0002_0002)  # every 3 (rank 1), suit-major mask
 KINGS = np.uint64(0x0800_0800_0800_0800)  # every K (rank 11)
 
@@ -152,6 +154,28 @@ def collects_low(cards, low_max):
 
 
 @njit(cache=True, inline="always")
+def _ranks_of_low_values(values):
+    """The rank set (bit 0: the 2 .. bit 12: the ace) of a set of low values (bit
+    ``v - 1`` for value ``v``, ace 1): ``_low_value_set`` undone."""
+    return ((values >> 1) | ((values & 1) << 12)) & 0x1FFF
+
+
+@njit(cache=True, inline="always")
+def _free_low_cards(cards, low_max, spited):
+    """The cards of ``cards`` (a mask) whose loss leaves its low value
+    (``low_value_by_table``, ``low_max`` 0-13) as it is and that are not of the
+    ``spited`` ranks. The value is that of the lowest five values held up to
+    ``low_max``: a card of a rank held twice or more, or of a value not among those
+    five, takes none of them away."""
+    r1, r2, _, _ = rank_sets(cards)
+    held = _low_value_set(r1) & ((np.int64(1) << low_max) - 1)
+    if popcount(held) > 5:
+        held &= np.int64(nth_bit(held, 5)) - 1
+    free = (r2 | ~_ranks_of_low_values(held)) & ~spited & 0x1FFF
+    return cards & (np.uint64(free) * _LOWEST_OF_EACH_SUIT)
+
+
+@njit(cache=True, inline="always")
 def choose_pass(t, policy, hand, count, evidence, stream, howdy):
     """The ``count`` cards to pass from ``hand`` (a mask), as a mask.
 
@@ -174,11 +198,24 @@ def choose_pass(t, policy, hand, count, evidence, stream, howdy):
     low_max = int(policy[LOW_MAX])
     spite = policy[SPITE_WEIGHT]
     they_go_low = collects_low(evidence, low_max) if evidence else False
+    # Aiming low without wild cards, a card that leaves my low value as it is and
+    # draws no spite scores the most any card can (a loss never raises the value;
+    # spite only lowers a score), so the first such card in mask order is the
+    # loop's choice, without the loop.
+    low_by_table = aim == AIM_LOW and not howdy and 0 <= low_max <= 13
+    spited = np.int64(0)
+    if spite != 0.0 and evidence:
+        spited = _ranks_of_low_values((np.int64(1) << low_max) - 1) if they_go_low else np.int64(0x1F00)
     chosen = np.uint64(0)
     for _ in range(count):
         best = np.uint64(0)
         best_score = -1e300
         left = hand & ~chosen
+        if low_by_table:
+            free = _free_low_cards(left, low_max, spited)
+            if free:
+                chosen |= free & (~free + np.uint64(1))
+                continue
         key = mask_key(t, left)
         m = left
         while m:

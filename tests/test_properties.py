@@ -249,12 +249,15 @@ def test_the_low_estimate_is_its_definition(cards, wilds, low_max):
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(0, 51), min_size=7, max_size=7, unique=True), st.integers(1, 3), st.integers(0, 2),
-       st.sampled_from([0.0, 1.0, 0.37]), st.sampled_from([0.0, 0.3, 2.0]), st.integers(0, 6), st.booleans())
-def test_anaconda_s_pass_choice_is_its_greedy_definition(cards, count, aim, draw_weight, spite, n_evidence, howdy):
+       st.sampled_from([0.0, 1.0, 0.37]), st.sampled_from([0.0, 0.3, 2.0]), st.integers(0, 6), st.booleans(),
+       st.sampled_from([5, 8, 13]))
+def test_anaconda_s_pass_choice_is_its_greedy_definition(cards, count, aim, draw_weight, spite, n_evidence, howdy,
+                                                         low_max):
     """``choose_pass`` had no test of its own: its choice must be the definition's,
     card by card: give away the card whose loss leaves the best ``aim_value``, less
     ``SPITE_WEIGHT`` for a card the recipient seems to collect, the first in mask
-    order on a tie (the guard for any faster form of it)."""
+    order on a tie (the guard for any faster form of it: aiming low, the first card
+    whose loss costs nothing is taken without trying the others)."""
     from analyzer.evaluate import _tables
     from kernels.pass_policies import (
         AIM, DRAW_WEIGHT, LOW_MAX, N_PASS_PARAMS, SPITE_WEIGHT, aim_value, choose_pass, collects_low, pass_aim,
@@ -262,13 +265,13 @@ def test_anaconda_s_pass_choice_is_its_greedy_definition(cards, count, aim, draw
 
     t = _tables()
     policy = np.zeros(N_PASS_PARAMS)
-    policy[AIM], policy[DRAW_WEIGHT], policy[SPITE_WEIGHT], policy[LOW_MAX] = aim, draw_weight, spite, 8
+    policy[AIM], policy[DRAW_WEIGHT], policy[SPITE_WEIGHT], policy[LOW_MAX] = aim, draw_weight, spite, low_max
     hand = _mask(cards)
     evidence = _mask([c for c in range(52) if c not in cards][:n_evidence * 7:7])
     got = choose_pass(t, policy, hand, count, evidence, np.zeros(2, np.uint64), howdy)
 
     resolved = pass_aim(policy, hand)
-    they_go_low = bool(evidence) and collects_low(evidence, 8)
+    they_go_low = bool(evidence) and collects_low(evidence, low_max)
     chosen = np.uint64(0)
     for _ in range(count):
         scores = []
@@ -278,7 +281,7 @@ def test_anaconda_s_pass_choice_is_its_greedy_definition(cards, count, aim, draw
                 score = aim_value(t, policy, hand & ~chosen & ~b, resolved, howdy)
                 rank = bit & 15
                 low_value = 1 if rank == 12 else rank + 2  # the ace is 1
-                if spite and evidence and (low_value <= 8 if they_go_low else rank >= 8):
+                if spite and evidence and (low_value <= low_max if they_go_low else rank >= 8):
                     score -= spite
                 scores.append((score, b))
         best = max(s for s, _ in scores)
