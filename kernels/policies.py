@@ -29,7 +29,7 @@ from .evaluate import (
     rank_sets,
 )
 from .layout import Layout
-from .ranking import CAT_SHIFT, LOW_NO_PAIR, longest_runs, low_bit, popcount, run_index
+from .ranking import CAT_SHIFT, LOW_NO_PAIR, longest_runs, low_bit, popcount, run_index, top_bit
 from .showdown import DECLARE_BOTH, DECLARE_HIGH, DECLARE_LOW
 from .tables import ONE_MORE_CARDS, ONE_MORE_OWN, ONE_MORE_WIDTH
 
@@ -615,16 +615,44 @@ def tw_fresh_and_card_gain(t, natural, unseen, card, draw_weight):
     return total / count if count else 0.0, gain
 
 
-@njit(cache=True, _nrt=False)
-def tw_fresh_gains(t, natural, other, unseen, card, draw_weight):
-    """``tw_fresh_and_card_gain`` of two hands over the same unseen cards and the
-    same card: ``(fresh, fresh_other, card_gain, card_gain_other)``."""
+# What one more card can add to the ``strength_value`` of a hand of one to three
+# natural cards, by how many of the card's rank the hand holds (four cards make no
+# straight or flush; see ``_fresh_gain_bound``). A test checks each against every
+# such hand and card.
+_PAIRING_A_SINGLE = 1.0 + 13.0 / 256.0  # no pair held: a pair of rank a over kicker b, 1 + (a - b) / 256 at most
+_PAIRING_THE_KICKER = 1.0 + 12.0 / 16.0 + 12.0 / 256.0  # a pair held: two pair, 1 + (kicker - pair) * 17 / 256 at most
+_TRIPS_FROM_A_PAIR = 2.0
+_QUADS_FROM_TRIPS = 4.0
+_DRAWS_UP = 0.1 + 0.08  # the flush and the straight draw counts, each one higher at most
+_BOUND_MARGIN = 1e-9  # far over the rounding of the sums the bound is compared with
+
+
+@njit(cache=True, inline="always")
+def _unseen_of_ranks(cards, ranks):
+    """How many of ``cards`` (a mask) are of the ranks of the rank set ``ranks``."""
+    return popcount(cards & (np.uint64(ranks & 0x1FFF) * _LOWEST_OF_EACH_SUIT))
+
+
+@njit(cache=True, inline="always")
+def _fresh_gain_bound(natural, unseen, draw_weight):
+    """An upper bound of ``tw_fresh_gain(t, natural, unseen, draw_weight)`` without
+    a table, for one to three natural cards and a draw weight of 0 or more (+inf
+    otherwise). A card of a rank not held adds nothing to the top two ranks of a
+    pair or trips; to one to three different ranks at most (12 - top) / 16 + 13 /
+    256 (a new top rank; below the top it moves the second at most 12 / 256)."""
+    n = popcount(natural)
     count = popcount(unseen & _FULL_DECK)
-    total, gain = _fresh_total(t, natural, unseen, card, draw_weight)
-    total_other, gain_other = _fresh_total(t, other, unseen, card, draw_weight)
-    if count == 0:
-        return 0.0, 0.0, gain, gain_other
-    return total / count, total_other / count, gain, gain_other
+    if n == 0 or n > 3 or count == 0 or not draw_weight >= 0.0:
+        return np.inf
+    r1, r2, r3, _ = rank_sets(natural)
+    cards = unseen & _FULL_DECK & ~natural
+    if r2 == 0:
+        new_top = (12 - top_bit(r1)) * (1.0 / 16.0) + 13.0 / 256.0
+        total = _unseen_of_ranks(cards, r1) * _PAIRING_A_SINGLE + _unseen_of_ranks(cards, ~r1) * new_top
+    else:
+        total = (_unseen_of_ranks(cards, r1 & ~r2) * _PAIRING_THE_KICKER
+                 + _unseen_of_ranks(cards, r2 & ~r3) * _TRIPS_FROM_A_PAIR + _unseen_of_ranks(cards, r3) * _QUADS_FROM_TRIPS)
+    return total / count + draw_weight * _DRAWS_UP + _BOUND_MARGIN
 
 
 @njit(cache=True, inline="always")
@@ -647,15 +675,21 @@ def tw_pays(t, policy, mine, offered, fee, next_visible, last, seen):
     unseen = _FULL_DECK & ~(seen | mine | cm)
     # The offered card's gains (high_gain's floats) come with the fresh-card means,
     # from the hand's key and counts these work out anyway.
-    if not last and policy[TW_DENY_WEIGHT] != 0.0:
-        # The next seat's gains only when they are read, beside mine.
-        fresh, fresh_next, take, given = tw_fresh_gains(t, mine, next_visible, unseen, cm, dw)
-        score = fresh - take
-        score -= policy[TW_DENY_WEIGHT] * (given - fresh_next)
-    else:
-        fresh, take = tw_fresh_and_card_gain(t, mine, unseen, cm, dw)
-        score = fresh - take
-    return score >= th + policy[TW_FEE_WEIGHT] * fee
+    bar = th + policy[TW_FEE_WEIGHT] * fee
+    fresh, take = tw_fresh_and_card_gain(t, mine, unseen, cm, dw)
+    score = fresh - take
+    deny = policy[TW_DENY_WEIGHT]
+    if not last and deny != 0.0:
+        # The next seat's gains only when they are read, and not when a bound of
+        # their fresh-card mean shows that they cannot make me pay: the score only
+        # falls by the offered card's gain to them (never negative), and rises by
+        # at most ``deny`` times the bound. Each float operation rounds
+        # monotonically, so the bound's score is at least the exact one's.
+        if deny > 0.0 and score - deny * (0.0 - _fresh_gain_bound(next_visible, unseen, dw)) < bar:
+            return False
+        fresh_next, given = tw_fresh_and_card_gain(t, next_visible, unseen, cm, dw)
+        score -= deny * (given - fresh_next)
+    return score >= bar
 
 
 @njit(cache=True)

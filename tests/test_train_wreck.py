@@ -963,7 +963,7 @@ def test_the_fresh_card_estimate_is_the_card_by_card_mean():
     the other hand. The offered card's gains are ``high_value``'s difference, bit
     for bit."""
     from analyzer.evaluate import _tables
-    from kernels.policies import _FULL_DECK, high_value, tw_fresh_and_card_gain, tw_fresh_gain, tw_fresh_gains
+    from kernels.policies import _FULL_DECK, high_value, tw_fresh_and_card_gain, tw_fresh_gain
 
     t, rng = _tables(), np.random.default_rng(11)
 
@@ -986,10 +986,119 @@ def test_the_fresh_card_estimate_is_the_card_by_card_mean():
             assert gains == expected, (trial, k, j)
         else:
             assert gains == pytest.approx(expected, rel=0, abs=1e-13), (trial, k, j)
-        # Both hands at once (the pay decision's own and the next seat's), with the
-        # offered card's gains from the same parts: high_value's difference.
+        # With the offered card's gain from the same parts: high_value's difference.
         offered = np.uint64(mask([cards[-1 - trial % 20]]))
-        gains_offered = tuple(high_value(t, np.uint64(int(hand) | int(offered)), 0, dw) - high_value(t, hand, 0, dw)
-                              for hand in (mine, other))
-        assert tw_fresh_and_card_gain(t, mine, np.uint64(unseen), offered, dw) == (gains[0], gains_offered[0])
-        assert tw_fresh_gains(t, mine, other, np.uint64(unseen), offered, dw) == gains + gains_offered, (trial, k, j)
+        for hand, fresh in zip((mine, other), gains):
+            gain_offered = high_value(t, np.uint64(int(hand) | int(offered)), 0, dw) - high_value(t, hand, 0, dw)
+            assert tw_fresh_and_card_gain(t, hand, np.uint64(unseen), offered, dw) == (fresh, gain_offered), (trial, k, j)
+
+
+def test_a_bound_of_the_next_seat_s_fresh_card_mean_needs_no_table():
+    """The pay decision skips the next seat's fresh-card mean when even a bound of it
+    cannot make the seat pay (``_fresh_gain_bound``). Its per-card strength gains
+    are the most one card adds to ``strength_value`` of a hand of one to three
+    cards, by how many of the card's rank the hand holds: checked on every rank
+    multiset of 1-3 cards and every card, each constant reached by some hand. The
+    bound is at least ``tw_fresh_gain`` on random hands, unseen cards and draw
+    weights, and +inf for no card or four and more."""
+    from itertools import combinations_with_replacement
+
+    from analyzer.evaluate import _tables
+    from kernels import policies as P
+    from kernels.evaluate import high_mask
+
+    t, rng = _tables(), np.random.default_rng(5)
+
+    def value(ranks):  # each repeat of a rank in another suit: four cards make no flush anyway
+        m = 0
+        for i, r in enumerate(ranks):
+            m |= 1 << (16 * ranks[:i].count(r) + r)
+        return P.strength_value(high_mask(t, np.uint64(m), 0, 0, False))
+
+    reached = {}
+    for k in (1, 2, 3):
+        for hand in combinations_with_replacement(range(13), k):
+            paired = len(set(hand)) < k
+            for rank in range(13):
+                held = hand.count(rank)
+                if held == 4:
+                    continue
+                gain = value(list(hand) + [rank]) - value(list(hand))
+                if paired:
+                    name = {0: "other", 1: "_PAIRING_THE_KICKER", 2: "_TRIPS_FROM_A_PAIR", 3: "_QUADS_FROM_TRIPS"}[held]
+                    bound = 0.0 if held == 0 else getattr(P, name)
+                elif held:
+                    name, bound = "_PAIRING_A_SINGLE", P._PAIRING_A_SINGLE
+                else:
+                    name, bound = "new top", (12 - max(hand)) / 16 + 13 / 256
+                assert 0.0 <= gain <= bound, (hand, rank, gain, bound)
+                reached[name] = max(reached.get(name, 0.0), gain)
+    for name in ("_PAIRING_A_SINGLE", "_PAIRING_THE_KICKER", "_TRIPS_FROM_A_PAIR", "_QUADS_FROM_TRIPS"):
+        assert reached[name] == getattr(P, name), name
+    assert reached["other"] == 0.0
+
+    def mask(cards):
+        return np.uint64(sum(1 << (16 * (c % 4) + c // 4) for c in cards))
+
+    tight = 0
+    for trial in range(3000):
+        cards = rng.permutation(52).tolist()
+        k = int(rng.integers(0, 6))
+        hand = mask(cards[:k])
+        unseen = mask(cards[k:k + int(rng.integers(0, 45))])
+        dw = float(rng.choice([0.0, 0.37, 1.0, 2.5, 5.0]))
+        bound = P._fresh_gain_bound(hand, unseen, dw)
+        if not 1 <= k <= 3 or not unseen:
+            assert bound == np.inf
+            continue
+        fresh = P.tw_fresh_gain(t, hand, unseen, dw)
+        assert 0.0 <= fresh <= bound, (trial, k, fresh, bound)
+        tight += bound < 2 * fresh + 0.2
+    assert tight > 100  # and not far above: it must settle most decisions to be worth having
+
+
+def test_a_pay_decision_is_its_definition():
+    """``tw_pays`` pays when a fresh card's mean gain, less the offered card's gain,
+    less ``deny_weight`` times how much more the offered card would give the next
+    seat than a fresh card (nobody's when I act last), reaches ``pay_threshold +
+    fee_weight x fee`` (RULES.md §4.5), whether its bound of the next seat's mean
+    settles the decision or the mean is worked out: thresholds at each score and
+    just either side of it, and ordinary ones."""
+    from analyzer.evaluate import _tables
+    from kernels.policies import (
+        _FULL_DECK, N_TW_PARAMS, TW_DENY_WEIGHT, TW_DRAW_WEIGHT, TW_FEE_WEIGHT, TW_PAY_THRESHOLD,
+        tw_fresh_and_card_gain, tw_pays,
+    )
+
+    t, rng = _tables(), np.random.default_rng(8)
+
+    def mask(cards):
+        return np.uint64(sum(1 << (16 * (c % 4) + c // 4) for c in cards))
+
+    pays = {True: 0, False: 0}
+    for trial in range(400):
+        cards = rng.permutation(52).tolist()
+        k, j = int(rng.integers(3, 7)), int(rng.integers(0, 5))
+        mine, visible = mask(cards[:k]), mask(cards[k:k + j])
+        offered = cards[k + j]
+        seen = mask(cards[k + j + 1:k + j + 1 + int(rng.integers(0, 25))]) | visible
+        last = trial % 5 == 0
+        dw, deny = float(rng.choice([0.0, 0.37, 1.0, 2.5])), float(rng.choice([0.0, 0.5, 2.0, 5.0]))
+        fee_weight, fee = float(rng.choice([0.0, 0.05, 0.25])), float(rng.choice([0.0, 4.0, 8.0, 16.0]))
+        card = np.uint64(card_bit(offered))
+        unseen = np.uint64(int(_FULL_DECK) & ~(int(seen) | int(mine) | int(card)))
+        fresh, take = tw_fresh_and_card_gain(t, mine, unseen, card, dw)
+        score = fresh - take
+        if not last and deny != 0.0:
+            fresh_next, given = tw_fresh_and_card_gain(t, visible, unseen, card, dw)
+            score -= deny * (given - fresh_next)
+        policy = np.zeros(N_TW_PARAMS)
+        policy[TW_DRAW_WEIGHT], policy[TW_DENY_WEIGHT], policy[TW_FEE_WEIGHT] = dw, deny, fee_weight
+        at = score - fee_weight * fee
+        for threshold in (at, np.nextafter(at, -np.inf), np.nextafter(at, np.inf), at - 1e-9, at + 1e-9, 0.0, -0.3,
+                          0.3):
+            policy[TW_PAY_THRESHOLD] = threshold
+            want = score >= threshold + fee_weight * fee
+            assert tw_pays(t, policy, mine, offered, fee, visible, last, seen) == want, (trial, threshold)
+            pays[want] += 1
+    assert min(pays.values()) > 500
