@@ -676,16 +676,23 @@ def tw_pays(t, policy, mine, offered, fee, next_visible, last, seen):
     # The offered card's gains (high_gain's floats) come with the fresh-card means,
     # from the hand's key and counts these work out anyway.
     bar = th + policy[TW_FEE_WEIGHT] * fee
+    deny = policy[TW_DENY_WEIGHT]
+    reads_next = not last and deny != 0.0
+    # Bounds of the fresh-card means without a table settle most decisions before
+    # the means are worked out: the score falls by the offered card's gains (never
+    # negative) and rises by my mean and ``deny`` times the next seat's, and each
+    # float operation rounds monotonically, so a bound's score is at least the
+    # exact one's. Mine first (on 4th street, three cards), then the next seat's.
+    # (A negative ``deny``, which the parameter's range excludes, is bounded by nothing.)
+    bounded = not reads_next or deny > 0.0
+    next_bound = _fresh_gain_bound(next_visible, unseen, dw) if reads_next and bounded else 0.0
+    mine_bound = _fresh_gain_bound(mine, unseen, dw)
+    if bounded and (mine_bound - deny * (0.0 - next_bound) if reads_next else mine_bound) < bar:
+        return False
     fresh, take = tw_fresh_and_card_gain(t, mine, unseen, cm, dw)
     score = fresh - take
-    deny = policy[TW_DENY_WEIGHT]
-    if not last and deny != 0.0:
-        # The next seat's gains only when they are read, and not when a bound of
-        # their fresh-card mean shows that they cannot make me pay: the score only
-        # falls by the offered card's gain to them (never negative), and rises by
-        # at most ``deny`` times the bound. Each float operation rounds
-        # monotonically, so the bound's score is at least the exact one's.
-        if deny > 0.0 and score - deny * (0.0 - _fresh_gain_bound(next_visible, unseen, dw)) < bar:
+    if reads_next:
+        if bounded and score - deny * (0.0 - next_bound) < bar:
             return False
         fresh_next, given = tw_fresh_and_card_gain(t, next_visible, unseen, cm, dw)
         score -= deny * (given - fresh_next)
