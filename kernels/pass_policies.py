@@ -20,10 +20,11 @@ from .policies import (
     DRAW_WEIGHT,
     LOW_MAX,
     OFFER_POLICY,
+    _LOWEST_OF_EACH_SUIT,
+    _low_value_set,
     draw_bonus,
     high_value,
     low_card_count,
-    _low_value_set,
     low_value,
     low_value_by_table,
     strength_value,
@@ -43,7 +44,6 @@ HIDE_RULE = PASS_POLICY.at.hide_rule
 RANDOM_PASS = PASS_POLICY.at.random_pass
 N_PASS_PARAMS = PASS_POLICY.size
 
-_LOWEST_OF_EACH_SUIT = np.uint64(0x0001_0001_0001_0001)  # a rank set times this: its cards in every suit
 THREES = np.uint64(0x0002_0002_0002_0002)  # every 3 (rank 1), suit-major mask
 KINGS = np.uint64(0x0800_0800_0800_0800)  # every K (rank 11)
 

@@ -673,8 +673,6 @@ def tw_pays(t, policy, mine, offered, fee, next_visible, last, seen):
     dw = policy[TW_DRAW_WEIGHT]
     cm = card_bit(offered)
     unseen = _FULL_DECK & ~(seen | mine | cm)
-    # The offered card's gains (high_gain's floats) come with the fresh-card means,
-    # from the hand's key and counts these work out anyway.
     bar = th + policy[TW_FEE_WEIGHT] * fee
     deny = policy[TW_DENY_WEIGHT]
     reads_next = not last and deny != 0.0
@@ -689,6 +687,8 @@ def tw_pays(t, policy, mine, offered, fee, next_visible, last, seen):
     mine_bound = _fresh_gain_bound(mine, unseen, dw)
     if bounded and (mine_bound - deny * (0.0 - next_bound) if reads_next else mine_bound) < bar:
         return False
+    # The offered card's gains (high_gain's floats) come with the fresh-card means,
+    # from the hand's key and counts these work out anyway.
     fresh, take = tw_fresh_and_card_gain(t, mine, unseen, cm, dw)
     score = fresh - take
     if reads_next:

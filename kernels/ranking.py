@@ -20,9 +20,9 @@ table builder, hands of more than seven cards, and wild-card evaluation.
 """
 
 import numpy as np
+from llvmlite import ir
 from numba import njit, types
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
-from llvmlite import ir
 from numba.extending import intrinsic
 
 CAT_SHIFT = 20
@@ -100,7 +100,7 @@ def _compiles_pdep():
     from numba.core.codegen import get_host_cpu_features
 
     features = config.CPU_FEATURES if config.CPU_FEATURES is not None else get_host_cpu_features()
-    name = config.CPU_NAME or binding.get_host_cpu_name()
+    name = config.CPU_NAME if config.CPU_NAME not in (None, "", "host") else binding.get_host_cpu_name()
     return "+bmi2" in features.split(",") and name not in ("znver1", "znver2")
 
 
