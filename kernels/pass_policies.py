@@ -20,8 +20,9 @@ from .policies import (
     DRAW_WEIGHT,
     LOW_MAX,
     OFFER_POLICY,
-    _LOWEST_OF_EACH_SUIT,
+    _cards_of_ranks,
     _low_value_set,
+    _ranks_of_low_values,
     draw_bonus,
     high_value,
     low_card_count,
@@ -154,13 +155,6 @@ def collects_low(cards, low_max):
 
 
 @njit(cache=True, inline="always")
-def _ranks_of_low_values(values):
-    """The rank set (bit 0: the 2 .. bit 12: the ace) of a set of low values (bit
-    ``v - 1`` for value ``v``, ace 1): ``_low_value_set`` undone."""
-    return ((values >> 1) | ((values & 1) << 12)) & 0x1FFF
-
-
-@njit(cache=True, inline="always")
 def _free_low_cards(cards, low_max, spited):
     """The cards of ``cards`` (a mask) whose loss leaves its low value
     (``low_value_by_table``, ``low_max`` 0-13) as it is and that are not of the
@@ -171,8 +165,7 @@ def _free_low_cards(cards, low_max, spited):
     held = _low_value_set(r1) & ((np.int64(1) << low_max) - 1)
     if popcount(held) > 5:
         held &= np.int64(nth_bit(held, 5)) - 1
-    free = (r2 | ~_ranks_of_low_values(held)) & ~spited & 0x1FFF
-    return cards & (np.uint64(free) * _LOWEST_OF_EACH_SUIT)
+    return _cards_of_ranks(cards, (r2 | ~_ranks_of_low_values(held)) & ~spited)
 
 
 @njit(cache=True, inline="always")

@@ -147,6 +147,13 @@ def _low_value_set(r1):
     return ((r1 << 1) | (r1 >> 12)) & 0x1FFF
 
 
+@njit(cache=True, inline="always")
+def _ranks_of_low_values(values):
+    """The rank set (bit 0: the 2 .. bit 12: the ace) of a set of low values (bit
+    ``v - 1`` for value ``v``, ace 1): ``_low_value_set`` undone."""
+    return ((values >> 1) | ((values & 1) << 12)) & 0x1FFF
+
+
 def _low_values():
     """``low_value`` of natural cards for each 13-bit set of the low values they
     hold (bit ``v - 1`` for value ``v``: ace 1 .. king 13), worked out by the same
@@ -628,9 +635,15 @@ _BOUND_MARGIN = 1e-9  # far over the rounding of the sums the bound is compared 
 
 
 @njit(cache=True, inline="always")
+def _cards_of_ranks(cards, ranks):
+    """The cards of ``cards`` (a mask) of the ranks of the rank set ``ranks``."""
+    return cards & (np.uint64(ranks & 0x1FFF) * _LOWEST_OF_EACH_SUIT)
+
+
+@njit(cache=True, inline="always")
 def _unseen_of_ranks(cards, ranks):
     """How many of ``cards`` (a mask) are of the ranks of the rank set ``ranks``."""
-    return popcount(cards & (np.uint64(ranks & 0x1FFF) * _LOWEST_OF_EACH_SUIT))
+    return popcount(_cards_of_ranks(cards, ranks))
 
 
 @njit(cache=True, inline="always")
@@ -683,16 +696,18 @@ def tw_pays(t, policy, mine, offered, fee, next_visible, last, seen):
     # exact one's. Mine first (on 4th street, three cards), then the next seat's.
     # (A negative ``deny``, which the parameter's range excludes, is bounded by nothing.)
     bounded = not reads_next or deny > 0.0
-    next_bound = _fresh_gain_bound(next_visible, unseen, dw) if reads_next and bounded else 0.0
+    # ``deny`` times the bound of the next seat's gains, as the score's own
+    # operations would take it off: ``deny * (given - fresh_next)`` at given 0.
+    next_off = deny * (0.0 - _fresh_gain_bound(next_visible, unseen, dw)) if reads_next and bounded else 0.0
     mine_bound = _fresh_gain_bound(mine, unseen, dw)
-    if bounded and (mine_bound - deny * (0.0 - next_bound) if reads_next else mine_bound) < bar:
+    if bounded and (mine_bound - next_off if reads_next else mine_bound) < bar:
         return False
     # The offered card's gains (high_gain's floats) come with the fresh-card means,
     # from the hand's key and counts these work out anyway.
     fresh, take = tw_fresh_and_card_gain(t, mine, unseen, cm, dw)
     score = fresh - take
     if reads_next:
-        if bounded and score - deny * (0.0 - next_bound) < bar:
+        if bounded and score - next_off < bar:
             return False
         fresh_next, given = tw_fresh_and_card_gain(t, next_visible, unseen, cm, dw)
         score -= deny * (given - fresh_next)
