@@ -347,10 +347,31 @@ def hide_card(t, policy, keep, aim, howdy):
     """The card of the five kept (a card bit) to turn face down: my strongest
     (``HIDE_RULE`` 0) or my weakest (1; between: the weakest in that share of the
     hands, ``mix_draw``), judged by what the other four show for ``aim``."""
+    return _hide_card_by_key(t, policy, keep, mask_key(t, keep), aim, howdy)
+
+
+@njit(cache=True)
+def hide_of_five(t, policy, five, howdy):
+    """``choose_keep(t, policy, five, 5, howdy, fk)[1]``, the card the policy hides
+    of the five it holds, without the keep: the aim ``keep_five`` finds for a hand
+    of five (its low, qualifying or not, read by ``_aim_for_low``; with Howdy
+    Doody's wild cards its low with the kings wild), then ``hide_card``. The five's
+    key serves both."""
+    key = mask_key(t, five)
+    if howdy:
+        natural, w = split_low(five, howdy)
+        aim = _aim_for_low(policy, np.int64(low_mask(natural, w)))
+    else:
+        aim = _aim_for_low(policy, plain_low(t, key))
+    return _hide_card_by_key(t, policy, five, key, aim, howdy)
+
+
+@njit(cache=True, inline="always")
+def _hide_card_by_key(t, policy, keep, key, aim, howdy):
+    """``hide_card`` of the five kept whose hash key is ``key``."""
     hide = np.uint64(0)
     hide_score = 1e300
     hide_weakest = policy[HIDE_RULE] > mix_draw(keep, HIDE_SALT)  # 0: never; 1: always
-    key = mask_key(t, keep)
     m = keep
     while m:
         b = m & (~m + np.uint64(1))

@@ -434,6 +434,32 @@ def test_2_4_hiding_among_the_five_kept_is_the_joint_keep_and_hide_choice():
         assert again == kept and hidden_again == hidden
 
 
+def test_the_card_hidden_of_five_is_the_keep_and_hide_choice_on_those_five():
+    """``hide_of_five`` (the HIDE decision, which skips the keep) hides what
+    ``choose_keep`` on a hand of five hides, for every preset, aim and hide rule,
+    wild or not; random fives, and fives of a few ranks or mostly one suit, where
+    the aim and the hidden card hang on ties."""
+    from analyzer.evaluate import _tables
+    from kernels.pass_policies import choose_keep, hide_of_five
+
+    t = _tables()
+    rng = np.random.default_rng(77)
+    pools = [list(range(52)), [4 * r + s for r in (12, 0, 1, 2, 11) for s in range(4)],
+             [4 * r for r in range(13)] + [4 * r + 1 for r in (0, 5, 12)]]
+    specs = ["heuristic", "high", "low", "heuristic:hide_rule=1", "heuristic:hide_rule=0", "heuristic:hide_rule=0.5",
+             "heuristic:aim=2,low_max=6", "heuristic:aim=2,low_max=13", "random_pass_best_high",
+             "heuristic:draw_weight=0"]
+    for trial in range(3000):
+        howdy = trial % 3 == 0
+        spec = specs[trial % len(specs)]
+        policy = V.policy_vector(spec)
+        pool = pools[trial % len(pools)]
+        five = np.uint64(mask([int(c) for c in rng.choice(pool, 5, replace=False)]))
+        kept, hidden = choose_keep(t, policy, five, 5, howdy, 0)
+        assert kept == five
+        assert hide_of_five(t, policy, five, howdy) == hidden, (spec, howdy, hex(five))
+
+
 def test_keep_five_keeps_the_best_five_for_its_aim_by_the_rule_written_out():
     """``keep_five`` without wild cards against its rule written out over every five,
     each five's high and low from the public evaluators: the adaptive aim is low when

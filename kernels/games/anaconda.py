@@ -35,8 +35,8 @@ from ..evaluate import high_mask, low_mask, mask_key, plain_high, plain_low, qua
 from ..pass_policies import (
     RANDOM_PASS,
     bit_to_code,
-    choose_keep,
     choose_pass,
+    hide_of_five,
     keep_five,
     split_high,
     split_low,
@@ -323,8 +323,7 @@ def _hide_choice(t, rules, params, st):
     keep-and-hide choice would hide: checked on 60,000 random hands, and the hidden
     card depends only on the kept five and the aim, which the five kept reproduce.)"""
     s = st[B.turn]
-    _, hidden = choose_keep(t, params[s], mask_at(st, S.kept + s), 5, int(rules[R_WILD]) == WILD_HOWDY_DOODY,
-                            int(rules[R_FIVE_KIND]))
+    hidden = hide_of_five(t, params[s], mask_at(st, S.kept + s), int(rules[R_WILD]) == WILD_HOWDY_DOODY)
     return np.int64(bit_to_code(hidden))
 
 
