@@ -106,6 +106,25 @@ def draw(cards, deck_at, state_at, stream):
     return cards[deck_at + top]
 
 
+@njit(cache=True, inline="always")
+def draw_held(cards, deck_at, top, size, stacked, key, counter):
+    """``draw`` for a dealing loop that holds the deck's ``top``, ``size`` and
+    ``stacked`` and the stream's ``key`` and ``counter`` in variables of its own:
+    ``(card, top, counter)`` after the draw, the same card ``draw`` deals. ``draw``
+    reads them back from memory after every card it moves, so that each card waits
+    for the last; the loop stores ``top`` and ``counter`` back when it ends."""
+    if top >= size:
+        return np.int64(NO_CARD), top, counter
+    if not stacked:
+        counter += np.uint64(1)
+        word = mix64(key + counter * GOLDEN)
+        j = top + np.int64(((word >> np.uint64(32)) * np.uint64(size - top)) >> np.uint64(32))
+        c = cards[deck_at + j]
+        cards[deck_at + j] = cards[deck_at + top]
+        cards[deck_at + top] = c
+    return cards[deck_at + top], top + 1, counter
+
+
 @njit(cache=True)
 def restock(deck, state, cards, n):
     """Make a new stock of the remaining stock plus ``cards[:n]`` (dead cards being

@@ -309,3 +309,54 @@ def test_the_declaration_fears_an_opponent_showing_four_lower_low_cards(top, ups
     feared = any(len({1 if c >> 2 == 12 else (c >> 2) + 2 for c in up} & set(range(1, top))) >= 4 for up in ups)
     got = declare(policy, 1 << CAT_SHIFT, low, opponents, (1 << len(ups)) - 1, np.zeros(8, np.int64), 0, False)
     assert got == (DECLARE_HIGH if feared else DECLARE_LOW)
+
+
+
+def _dealers():
+    """Two loops dealing ``n`` cards of a deck (``cards[:52]``, state
+    ``cards[52:55]``): by ``draw``, and by ``draw_held``; compiled once."""
+    from numba import njit
+
+    from kernels.rng import DECK_SIZE, DECK_STACKED, DECK_TOP, draw, draw_held
+
+    @njit
+    def by_draw(cards, stream, n, out):
+        for i in range(n):
+            out[i] = draw(cards, 0, 52, stream)
+
+    @njit
+    def held(cards, stream, n, out):
+        top, size, stacked = cards[52 + DECK_TOP], cards[52 + DECK_SIZE], cards[52 + DECK_STACKED] != 0
+        k, c = stream[0], stream[1]
+        for i in range(n):
+            out[i], top, c = draw_held(cards, 0, top, size, stacked, k, c)
+        cards[52 + DECK_TOP] = top
+        stream[1] = c
+
+    return by_draw, held
+
+
+_DEALERS = []
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 52), st.integers(0, 2**63 - 1), st.integers(0, 2**20), st.booleans(), st.integers(0, 60))
+def test_a_deck_held_in_a_dealing_loop_deals_what_draw_deals(top, key, counter, stacked, n):
+    """``draw_held`` (the deck's top and the stream's counter held by the loop)
+    deals the cards ``draw`` deals, in the same order, down to an empty stock."""
+    from kernels.cards import NO_CARD
+    from kernels.rng import DECK_SIZE, DECK_STACKED, DECK_TOP
+
+    if not _DEALERS:
+        _DEALERS.extend(_dealers())
+    deck = np.zeros(55, np.int64)
+    deck[:52] = np.random.default_rng(key % 1000).permutation(52)
+    deck[52 + DECK_TOP], deck[52 + DECK_SIZE], deck[52 + DECK_STACKED] = top, 52, int(stacked)
+    outs, states = [], []
+    for deal in _DEALERS:
+        cards, stream, out = deck.copy(), np.array([key, counter], np.uint64), np.zeros(n, np.int64)
+        deal(cards, stream, n, out)
+        outs.append(out)
+        states.append((cards.tolist(), stream.tolist()))
+    assert outs[0].tolist() == outs[1].tolist() and states[0] == states[1]
+    assert (outs[0] == NO_CARD).sum() == max(0, n - (52 - top))

@@ -42,6 +42,7 @@ from ..pass_policies import (
     split_low,
 )
 from ..ranking import popcount
+from ..rng import DECK_SIZE, DECK_STACKED, DECK_TOP, draw_held
 from .common import (
     DK_DECLARE,
     DK_HIDE,
@@ -70,7 +71,6 @@ from .common import (
     declare_actions,
     init_pot_state,
     mask_at,
-    next_card,
     note,
     paused,
     place_in_unknowns,
@@ -219,15 +219,21 @@ def _start(rules, st, stream, trace, out):
     dealer = st[B.dealer]
     for s in range(n):
         note(trace, st, EV_ANTE, s, -1, st[P.paid + s], 0)
+    top, size, stacked = st[P.deck + DECK_TOP], st[P.deck + DECK_SIZE], st[P.deck + DECK_STACKED] != 0
+    key, counter = stream[0], stream[1]
     for _ in range(int(rules[R_HAND_SIZE])):
         for i in range(1, n + 1):
             s = seat_after(dealer, i, n)
-            c = next_card(st, stream)
+            c, top, counter = draw_held(st, P.stock, top, size, stacked, key, counter)
             if c == NO_CARD:
+                st[P.deck + DECK_TOP] = top
+                stream[1] = counter
                 void_deal(st, trace, s, out)
                 return
             st[S.hand + s] |= np.int64(card_bit(c))
             note(trace, st, EV_DEAL_DOWN, s, c, 0, 0)
+    st[P.deck + DECK_TOP] = top
+    stream[1] = counter
     st[S.pass_phase] = 0
     st[B.phase] = PH_PASS_PHASE
 
