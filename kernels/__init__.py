@@ -7,6 +7,9 @@ it caches, not the files of the functions compiled into it: after an edit to, sa
 machine code. So the cache lives in a folder named by a hash of every kernel
 source file and numba's version, and any edit starts a fresh one (older folders
 are removed). A ``NUMBA_CACHE_DIR`` set by the user is left alone.
+
+Importing the package also drops numba's negative-index wrap-around from the
+kernels' array indices (``indexing``), before any kernel compiles.
 """
 
 import hashlib
@@ -45,3 +48,5 @@ def _use_versioned_cache():
 
 
 _use_versioned_cache()
+
+from . import indexing  # noqa: E402,F401  (before any kernel compiles)
