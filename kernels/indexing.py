@@ -8,23 +8,25 @@ indices are offsets into a game's table state, card codes, table slots), and the
 game state machines index the state on almost every line: the wrap-around cost
 each of the four pot games about 8% of a 7-player heuristic deal (measured side by
 side). numba has no switch for it, so ``drop_wraparound`` replaces
-``numba.np.arrayobj.fix_integer_index``, the one function in which numba decides
-what an integer index of an array means, by one that leaves a signed index as it
-is (as numba leaves an unsigned one) when the function being compiled belongs to
-this package (its mangled name begins with ``_ZN7kernels``; code inlined into it
-included), and asks numba's own otherwise: numba's library, the analyzer's and
-the tests' functions keep Python's meaning.
+``numba.np.arrayobj.fix_integer_index``, the function numba's array indexing
+(reads and writes, one index or several) asks what an integer index means, by one
+that leaves a signed index as it is (as numba leaves an unsigned one) when the
+function being compiled belongs to this package (its mangled name begins with
+``_ZN7kernels``; code inlined into it included), and asks numba's own otherwise:
+numba's library, the analyzer's and the tests' functions keep Python's meaning.
 
 A negative index in a kernel is then a read or write outside the array, as an
-index past its end already is (numba checks no bounds by default). Slices keep
-their meaning (numba fixes them elsewhere), and so do the ``prange`` bodies of the
-batch kernels (numba compiles them as functions of its own name).
+index past its end already is: numba checks no bounds by default, and with
+``NUMBA_BOUNDSCHECK=1`` it raises ``IndexError`` for both (the games' tests pass
+so). Slices keep their meaning (numba fixes them elsewhere), and so do the
+``prange`` bodies of the batch kernels (numba compiles them as functions of a name
+of its own).
 
-Where numba's function is not found with the arguments it has had since numba
-0.4x, nothing is replaced: the kernels then compile with the wrap-around, correct
-and slower. The kernels' cache folder is named by a hash of every file of this
-package, this one included, so that no machine code compiled one way is loaded
-by the other.
+Where numba's function is not there with the five arguments it takes (numba 0.68
+here), nothing is replaced: the kernels then compile with the wrap-around, correct
+and slower, and ``tests/test_indexing.py`` fails to say so. The kernels' cache
+folder is named by a hash of every file of this package, this one included, so
+that no machine code compiled one way is loaded by the other.
 """
 
 import inspect

@@ -30,4 +30,3 @@ def test_a_kernel_indexes_without_the_wrap_around_and_other_code_keeps_it():
     st = np.arange(10, dtype=np.int64)
     assert outside(st, -1) == 9 and outside(st, -10) == 0  # Python's meaning, outside the kernels
     assert mask_at(st, 9) == 9 and mask_at(st, 0) == 0
-

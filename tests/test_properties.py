@@ -311,7 +311,6 @@ def test_the_declaration_fears_an_opponent_showing_four_lower_low_cards(top, ups
     assert got == (DECLARE_HIGH if feared else DECLARE_LOW)
 
 
-
 def _dealers():
     """Two loops dealing ``n`` cards of a deck (``cards[:52]``, state
     ``cards[52:55]``): by ``draw``, and by ``draw_held``; compiled once."""
