@@ -30,3 +30,55 @@ def test_a_kernel_indexes_without_the_wrap_around_and_other_code_keeps_it():
     st = np.arange(10, dtype=np.int64)
     assert outside(st, -1) == 9 and outside(st, -10) == 0  # Python's meaning, outside the kernels
     assert mask_at(st, 9) == 9 and mask_at(st, 0) == 0
+
+
+# Every game on every preset, at its fewest players and at seven (Selection: one and four),
+# a few rules options that take other paths, and an equity query from each example
+# table (unknown cards dealt, passes replayed; --condition's rejection where the table
+# has choices seen): played with
+# numba's bounds checks on, in a process of its own with a cache of its own.
+_BOUNDS_SCRIPT = """
+import sys
+from pathlib import Path
+from analyzer.console import main
+from analyzer.selection import simulate_selection
+from analyzer.simulate import simulate
+from analyzer.variants import get_variant
+
+options = {"selection_rejection": [{"max_rejections": 1}, {"last_player_rule": "fresh_card"}],
+           "do_ya": [{}], "anaconda": [{"wild": "howdy_doody", "hand_size": 6}],
+           "train_wreck": [{}]}
+for game, extra in options.items():
+    v = get_variant(game)
+    for preset in v.presets:
+        for players in (v.min_players, 7):
+            simulate(game, players=players, policies=preset, deals=150, seed=3, threads=1)
+    for rules in extra:
+        simulate(game, players=5, policies="heuristic", rules=rules, deals=150, seed=4, threads=1)
+for preset in get_variant("selection").presets:
+    for players in (1, 4):
+        simulate_selection(players=players, policies=preset, games=6, seed=3, threads=1)
+for path in sorted(Path("examples").glob("*.toml")):
+    if path.stem in options or path.stem == "selection":
+        conditioned = path.stem in ("anaconda", "do_ya")  # the example tables with choices seen to condition on
+        for more in ([], ["--condition"]) if conditioned else ([],):
+            main(["equity", path.stem, "--state", str(path), "--max-deals", "2000", "--threads", "1",
+                  "--format", "json", *more])
+print("within bounds")
+"""
+
+
+def test_the_games_index_within_their_arrays_with_numba_s_bounds_checks_on(tmp_path):
+    """With the wrap-around gone, a negative index in a kernel would read outside
+    its array unnoticed; numba's bounds checks (``NUMBA_BOUNDSCHECK=1``) raise
+    ``IndexError`` for it and for an index past the end."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(tmp_path / "numba"))
+    done = subprocess.run([sys.executable, "-c", _BOUNDS_SCRIPT], cwd=Path(__file__).resolve().parents[1], env=env,
+                          capture_output=True, text=True, timeout=1800)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.rstrip().endswith("within bounds")
