@@ -460,6 +460,53 @@ def test_the_card_hidden_of_five_is_the_keep_and_hide_choice_on_those_five():
         assert hide_of_five(t, policy, five, howdy) == hidden, (spec, howdy, hex(five))
 
 
+def _shown_value(rest, aim_low, low_max, draw_weight):
+    """What four cards shown are worth to a natural hand, written out: aiming low, the
+    lowest five different values up to ``low_max`` (ace 1) held, plus a tenth of the
+    sum of ``(14 - v) / 70`` over them; aiming high, the high strength's bits from 12
+    up over 256, plus the draw weight times 0.1 a card of the longest suit past two
+    and 0.08 a rank of the best five in a row past two (the ace also low)."""
+    if aim_low:
+        values = sorted({v for v in (1 if c // 4 == 12 else c // 4 + 2 for c in rest) if v <= low_max})
+        count, tiebreak = 0, 0.0
+        for v in values[:5]:
+            count += 1
+            tiebreak += (14 - v) / 70.0
+        return count + 0.1 * tiebreak
+    longest_suit = max(sum(1 for c in rest if c % 4 == s) for s in range(4))
+    ranks = {c // 4 + 1 for c in rest} | ({0} if any(c // 4 == 12 for c in rest) else set())  # 0: the ace low
+    run = max(len(ranks & set(range(low, low + 5))) for low in range(10))
+    bonus = 0.1 * max(0, longest_suit - 2) + 0.08 * max(0, run - 2)
+    return (int(evaluate_high(rest)) >> 12) * (1.0 / 256.0) + draw_weight * bonus
+
+
+def test_the_card_hidden_is_the_strongest_or_weakest_by_what_the_other_four_show():
+    """``hide_card`` without wild cards against its rule written out: of the five (in
+    mask-bit order), the first card whose four others show the least (hiding my
+    strongest) or the most (my weakest) for the aim, the values worked out by the
+    same float operations from the public evaluator. Random fives, and fives of few
+    ranks or mostly one suit, where values tie."""
+    from analyzer.evaluate import _tables
+    from kernels.pass_policies import HIDE_RULE, hide_card
+    from kernels.policies import AIM_HIGH, AIM_LOW, DRAW_WEIGHT, LOW_MAX
+
+    t = _tables()
+    rng = np.random.default_rng(91)
+    pools = [list(range(52)), [4 * r + s for r in (12, 0, 1, 2, 11) for s in range(4)],
+             [4 * r for r in range(13)] + [4 * r + 1 for r in (0, 5, 12)]]
+    policies = [V.policy_vector(f"heuristic:hide_rule={h},draw_weight={w},low_max={m}")
+                for h in (0, 1) for w in (0, 1, 0.37) for m in (6, 8, 13)]
+    for trial in range(3000):
+        policy = policies[trial % len(policies)]
+        five = by_bit([int(c) for c in rng.choice(pools[trial % len(pools)], 5, replace=False)])
+        for aim in (AIM_HIGH, AIM_LOW):
+            shown = [_shown_value([c for c in five if c != gone], aim == AIM_LOW, int(policy[LOW_MAX]),
+                                  float(policy[DRAW_WEIGHT])) for gone in five]
+            score = [-v for v in shown] if policy[HIDE_RULE] == 1 else shown
+            expected = five[score.index(min(score))]
+            assert hide_card(t, policy, np.uint64(mask(five)), aim, False) == bit(expected), (five, aim, shown)
+
+
 def test_keep_five_keeps_the_best_five_for_its_aim_by_the_rule_written_out():
     """``keep_five`` without wild cards against its rule written out over every five,
     each five's high and low from the public evaluators: the adaptive aim is low when
