@@ -1,6 +1,11 @@
 """The kernels index arrays without numba's negative-index wrap-around, and nothing
 else loses it (``kernels.indexing``)."""
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 from numba import njit, types
 
@@ -32,13 +37,12 @@ def test_a_kernel_indexes_without_the_wrap_around_and_other_code_keeps_it():
     assert mask_at(st, 9) == 9 and mask_at(st, 0) == 0
 
 
-# Every game on every preset, at its fewest players and at seven (Selection: one and four),
-# a few rules options that take other paths, and an equity query from each example
-# table (unknown cards dealt, passes replayed; --condition's rejection where the table
-# has choices seen): played with
-# numba's bounds checks on, in a process of its own with a cache of its own.
+# Every game on every preset, at its fewest players and at seven (Selection: one and
+# four), a few rules options that take other paths, and an equity query from each
+# example table (unknown cards dealt, passes replayed; --condition's rejection where
+# the table has choices seen): played with numba's bounds checks on, in a process of
+# its own with a cache of its own.
 _BOUNDS_SCRIPT = """
-import sys
 from pathlib import Path
 from analyzer.console import main
 from analyzer.selection import simulate_selection
@@ -72,11 +76,6 @@ def test_the_games_index_within_their_arrays_with_numba_s_bounds_checks_on(tmp_p
     """With the wrap-around gone, a negative index in a kernel would read outside
     its array unnoticed; numba's bounds checks (``NUMBA_BOUNDSCHECK=1``) raise
     ``IndexError`` for it and for an index past the end."""
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
-
     env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(tmp_path / "numba"))
     done = subprocess.run([sys.executable, "-c", _BOUNDS_SCRIPT], cwd=Path(__file__).resolve().parents[1], env=env,
                           capture_output=True, text=True, timeout=1800)
