@@ -50,7 +50,13 @@ def next_u64(stream):
 @njit(cache=True, inline="always")
 def below(stream, n):
     """A uniform integer in ``[0, n)`` for ``1 <= n <= 2**32`` (Lemire's multiply)."""
-    return np.int64(((next_u64(stream) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+    return _below_of_word(next_u64(stream), n)
+
+
+@njit(cache=True, inline="always")
+def _below_of_word(word, n):
+    """``below``'s integer from the stream's word ``word``."""
+    return np.int64(((word >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
 @njit(cache=True, inline="always")
@@ -93,32 +99,25 @@ def draw(cards, deck_at, state_at, stream):
     ``cards[deck_at:deck_at + 52]`` and its state ``cards[state_at:state_at + 3]``,
     read in place in one int64 array (a game's table state): slices of it would
     cost reference counts on every card."""
-    top = cards[state_at + DECK_TOP]
-    size = cards[state_at + DECK_SIZE]
-    if top >= size:
-        return np.int64(NO_CARD)
-    if not cards[state_at + DECK_STACKED]:
-        j = top + below(stream, size - top)
-        c = cards[deck_at + j]
-        cards[deck_at + j] = cards[deck_at + top]
-        cards[deck_at + top] = c
-    cards[state_at + DECK_TOP] = top + 1
-    return cards[deck_at + top]
+    c, top, counter = draw_held(cards, deck_at, cards[state_at + DECK_TOP], cards[state_at + DECK_SIZE],
+                                cards[state_at + DECK_STACKED] != 0, stream[0], stream[1])
+    cards[state_at + DECK_TOP] = top
+    stream[1] = counter
+    return c
 
 
 @njit(cache=True, inline="always")
 def draw_held(cards, deck_at, top, size, stacked, key, counter):
     """``draw`` for a dealing loop that holds the deck's ``top``, ``size`` and
     ``stacked`` and the stream's ``key`` and ``counter`` in variables of its own:
-    ``(card, top, counter)`` after the draw, the same card ``draw`` deals. ``draw``
-    reads them back from memory after every card it moves, so that each card waits
-    for the last; the loop stores ``top`` and ``counter`` back when it ends."""
+    ``(card, top, counter)`` after the draw. ``draw`` reads them back from memory
+    for every card, so that in a loop each card waits for the last one's stores;
+    the loop stores ``top`` and ``counter`` back when it ends."""
     if top >= size:
         return np.int64(NO_CARD), top, counter
     if not stacked:
         counter += np.uint64(1)
-        word = mix64(key + counter * GOLDEN)
-        j = top + np.int64(((word >> np.uint64(32)) * np.uint64(size - top)) >> np.uint64(32))
+        j = top + _below_of_word(mix64(key + counter * GOLDEN), size - top)
         c = cards[deck_at + j]
         cards[deck_at + j] = cards[deck_at + top]
         cards[deck_at + top] = c

@@ -336,13 +336,39 @@ def _dealers():
 
 
 _DEALERS = []
+_M64 = (1 << 64) - 1
+
+
+def _lazy_deal(deck, top, key, counter, stacked, n):
+    """The lazy deck written out in Python integers: word ``j`` of the stream is
+    SplitMix64's output function of ``key + j * golden``; a draw swaps the card at
+    ``top + (word >> 32) * left >> 32`` to the top (a stacked deck deals in order).
+    The cards dealt (-1 once the stock is empty), the deck and its top and counter."""
+    def mix(z):
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+        return z ^ (z >> 31)
+
+    deck, dealt = list(deck), []
+    for _ in range(n):
+        if top >= 52:
+            dealt.append(-1)
+            continue
+        if not stacked:
+            counter += 1
+            j = top + (((mix((key + counter * 0x9E3779B97F4A7C15) & _M64) >> 32) * (52 - top)) >> 32)
+            deck[j], deck[top] = deck[top], deck[j]
+        dealt.append(deck[top])
+        top += 1
+    return dealt, deck, top, counter
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.integers(0, 52), st.integers(0, 2**63 - 1), st.integers(0, 2**20), st.booleans(), st.integers(0, 60))
-def test_a_deck_held_in_a_dealing_loop_deals_what_draw_deals(top, key, counter, stacked, n):
-    """``draw_held`` (the deck's top and the stream's counter held by the loop)
-    deals the cards ``draw`` deals, in the same order, down to an empty stock."""
+def test_a_deck_dealt_by_draw_or_held_in_a_loop_deals_the_lazy_shuffle_s_cards(top, key, counter, stacked, n):
+    """``draw`` and ``draw_held`` (the deck's top and the stream's counter held by
+    the loop) deal the cards of the lazy shuffle written out in Python, in order, down
+    to an empty stock, and leave the deck, its top and the counter as it does."""
     from kernels.cards import NO_CARD
     from kernels.rng import DECK_SIZE, DECK_STACKED, DECK_TOP
 
@@ -351,11 +377,10 @@ def test_a_deck_held_in_a_dealing_loop_deals_what_draw_deals(top, key, counter, 
     deck = np.zeros(55, np.int64)
     deck[:52] = np.random.default_rng(key % 1000).permutation(52)
     deck[52 + DECK_TOP], deck[52 + DECK_SIZE], deck[52 + DECK_STACKED] = top, 52, int(stacked)
-    outs, states = [], []
+    dealt, order, top_after, counter_after = _lazy_deal(deck[:52].tolist(), top, key, counter, stacked, n)
     for deal in _DEALERS:
         cards, stream, out = deck.copy(), np.array([key, counter], np.uint64), np.zeros(n, np.int64)
         deal(cards, stream, n, out)
-        outs.append(out)
-        states.append((cards.tolist(), stream.tolist()))
-    assert outs[0].tolist() == outs[1].tolist() and states[0] == states[1]
-    assert (outs[0] == NO_CARD).sum() == max(0, n - (52 - top))
+        assert [-1 if c == NO_CARD else int(c) for c in out] == dealt
+        assert cards[:52].tolist() == order and int(cards[52 + DECK_TOP]) == top_after
+        assert int(stream[1]) == counter_after
