@@ -20,6 +20,7 @@ from kernels.games import common as C
 from .cards import card_text
 from .engine import decision, new_stream, play_batch, play_state
 from .equity import (
+    FEWEST_DEALS,
     MIN_DEALS,
     Z95,
     check_agreement,
@@ -224,7 +225,7 @@ def decide(table: Table, policies=None, rules=None, precision=None, max_deals=20
                 cross += nets.T @ nets
                 deals += len(nets)
                 played += count
-                if deals < 2:
+                if deals < FEWEST_DEALS:
                     check_agreement(deals, played)
                     continue
                 if progress is not None:
@@ -236,8 +237,9 @@ def decide(table: Table, policies=None, rules=None, precision=None, max_deals=20
                 chunk = int(min(max(chunk * 2, 2_000), 200_000))
         except KeyboardInterrupt:
             interrupted = True
-            if deals < 2:
+            if deals < FEWEST_DEALS:
                 raise
+    check_agreement(deals, played, final=True)
     mean, se, best, second, edge, edge_se = _standing(total, cross, deals)
     names = [action_text(kind, a, inp) for a in actions]
     frame = _action_columns(names, actions, mean, se)

@@ -28,6 +28,7 @@ from .variants import get_variant
 
 Z95 = 1.959963984540054
 MIN_DEALS = 1_000  # before the first stopping check: a standard error needs deals behind it
+FEWEST_DEALS = 2  # an interval needs a spread: --max-deals below it is refused
 FIRST_CHUNK = 4_000
 
 
@@ -46,11 +47,33 @@ def counted(v, rows):
     return carry != REJECTED
 
 
-def check_agreement(kept, played):
-    """Refuse a history no deal agrees with, once enough deals have been played."""
-    if kept < 2 and played >= NO_AGREEMENT_AFTER:
+def check_agreement(kept, played, final=False):
+    """Refuse a history no deal agrees with, once enough deals have been played, or
+    (``final``: the last batch is in) a run that kept too few deals to estimate from."""
+    if kept >= FEWEST_DEALS:
+        return
+    if played >= NO_AGREEMENT_AFTER:
         raise WantitError(f"no deal of {played:,} agrees with the choices seen: under these policies the history "
                           f"is (nearly) impossible")
+    if final:
+        raise WantitError(f"only {kept} of {played:,} deals agree with the choices seen, too few to estimate from: "
+                          f"raise --max-deals (at {NO_AGREEMENT_AFTER:,} with none kept, the history is taken "
+                          f"as impossible under these policies)")
+
+
+def reached(half_width, precision, deals):
+    """Whether an estimate's 95% half-width is below ``precision`` with at least
+    ``MIN_DEALS`` deals behind its standard error (the stopping rule's own test: a
+    handful of deals can show no spread at all)."""
+    return bool(deals >= MIN_DEALS and half_width < precision)
+
+
+def check_max_deals(max_deals, most):
+    max_deals = whole(max_deals, "max_deals")
+    if not FEWEST_DEALS <= max_deals <= most:
+        raise WantitError(f"max_deals {max_deals} must be {FEWEST_DEALS}..{most:,} (an interval needs at least "
+                          f"{FEWEST_DEALS} deals)")
+    return max_deals
 
 
 @dataclass
@@ -148,7 +171,7 @@ class EquityResult(_SeatsResult):
                 + (f" over all {m['deals']:,} ways the unknown cards can lie (exact)" if m["exact"] else
                    f" over {m['deals']:,} deals, 95% intervals (half-width {m['half_width']:.4f} on the share; "
                    f"asked {m['precision']:g})"))
-        if not m["reached_precision"] and not m["exact"]:
+        if not m["reached_precision"] and not m["exact"] and not m.get("interrupted"):
             head += f"; stopped at --max-deals {m['max_deals']:,} before reaching the precision"
         if m.get("interrupted"):
             head += "; interrupted: partial"
@@ -245,9 +268,7 @@ def equity(table: Table, policies=None, rules=None, precision=None, max_deals=1_
         raise WantitError(f"precision {precision!r} must be a number") from None
     if not (0 < precision < 1 and math.isfinite(precision)):
         raise WantitError(f"precision {precision:g} must be between 0 and 1 (a fraction of the pot)")
-    max_deals = whole(max_deals, "max_deals")
-    if not 1 <= max_deals <= 10**9:
-        raise WantitError(f"max_deals {max_deals} must be 1..1,000,000,000")
+    max_deals = check_max_deals(max_deals, 10**9)
     seed = check_seed(seed)
     values = [v.policy_values(spec) for spec in _seat_specs(v, n, policies)]
     enumerated = exact_equity(inp, st) if exact and not condition else None
@@ -265,7 +286,7 @@ def equity(table: Table, policies=None, rules=None, precision=None, max_deals=1_
                 sums.add(equity_sums(inp, st, seed, sums.tried, count, sums.carried_in, ante), n)
                 if progress is not None:
                     progress(sums.tried, max_deals)
-                if sums.deals < 2:
+                if sums.deals < FEWEST_DEALS:
                     check_agreement(sums.deals, sums.tried)
                     chunk = min(chunk * 4, 500_000)
                     continue
@@ -277,8 +298,9 @@ def equity(table: Table, policies=None, rules=None, precision=None, max_deals=1_
                 chunk = int(min(max(needed * 1.1 * sums.tried / sums.deals, 2_000), 500_000))
         except KeyboardInterrupt:
             interrupted = True
-            if sums.deals < 2:
+            if sums.deals < FEWEST_DEALS:
                 raise
+    check_agreement(sums.deals, sums.tried, final=True)
     seconds = time.perf_counter() - started
     share, share_se = sums.mean_se(sums.share, sums.share_sq)
     ev, ev_se = sums.mean_se(sums.net, sums.net_sq)
@@ -291,8 +313,9 @@ def equity(table: Table, policies=None, rules=None, precision=None, max_deals=1_
     half = float(Z95 * share_se[me])
     meta = _meta(v, n, st, me, unseen, values, precision, max_deals, seed, rules, deals=sums.deals,
                  deals_played=sums.tried, conditioned=bool(condition), acceptance=sums.deals / sums.tried,
-                 effective_sample_size=sums.deals, exact=False, half_width=half, reached_precision=half < precision,
-                 interrupted=interrupted, seconds=round(seconds, 3))
+                 effective_sample_size=sums.deals, exact=False, half_width=half,
+                 reached_precision=reached(half, precision, sums.deals), interrupted=interrupted,
+                 seconds=round(seconds, 3))
     return EquityResult(meta, seats)
 
 
@@ -364,10 +387,7 @@ def check_query_numbers(precision, max_deals, most, what):
         raise WantitError(f"precision {precision!r} must be a number") from None
     if not (0 < precision and math.isfinite(precision)):
         raise WantitError(f"precision {precision:g} must be a positive number ({what})")
-    max_deals = whole(max_deals, "max_deals")
-    if not 1 <= max_deals <= most:
-        raise WantitError(f"max_deals {max_deals} must be 1..{most:,}")
-    return precision, max_deals
+    return precision, check_max_deals(max_deals, most)
 
 
 def selection_values(q: SelectionQuery, rows):
@@ -401,7 +421,7 @@ class SelectionEquityResult(_SeatsResult):
         head = (f"{m['variant']}, {m['players']} player{'s' if m['players'] != 1 else ''}, {m['where']}: equity of "
                 f"seat {m['me']} over {m['deals']:,} games, 95% intervals (half-width {m['half_width']:.4g} on the "
                 f"{'share' if m['measure'] == 'share' else 'final total'}; asked {m['precision']:g})")
-        if not m["reached_precision"]:
+        if not m["reached_precision"] and not m.get("interrupted"):
             head += f"; stopped at --max-deals {m['max_deals']:,} before reaching the precision"
         if m.get("interrupted"):
             head += "; interrupted: partial"
@@ -472,7 +492,7 @@ def selection_equity(table: Table, policies=None, rules=None, precision=None, ma
                 chunk = int(min(max(needed * 1.1, 2_000), 500_000))
         except KeyboardInterrupt:
             interrupted = True
-            if games < 2:
+            if games < FEWEST_DEALS:
                 raise
     share, share_se = mean_se(0)
     ev, ev_se = mean_se(2)
@@ -485,6 +505,7 @@ def selection_equity(table: Table, policies=None, rules=None, precision=None, ma
         "p_win": p_win, "p_win_se": np.sqrt(p_win * (1 - p_win) / max(games - 1, 1)), "p_tie": sums[5] / games}
     half = float(Z95 * (share_se if measure == "share" else ev_se)[me])
     meta = selection_meta(q, values, measure, precision, max_deals, seed, rules, deals=games, deals_played=games,
-                          conditioned=False, exact=False, half_width=half, reached_precision=half < precision,
-                          interrupted=interrupted, seconds=round(time.perf_counter() - started, 3))
+                          conditioned=False, exact=False, half_width=half,
+                          reached_precision=reached(half, precision, games), interrupted=interrupted,
+                          seconds=round(time.perf_counter() - started, 3))
     return SelectionEquityResult(meta, seats)

@@ -3,6 +3,8 @@ independent Monte Carlo on a peer evaluator, on tables whose answer is known
 exactly, and every kind of impossible table refused with its message."""
 
 import json
+import re
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +13,7 @@ import pytest
 from analyzer.cards import parse_cards
 from analyzer.cli import main
 from analyzer.engine import play_state, new_stream
+from analyzer.decide import decide
 from analyzer.equity import equity
 from analyzer.errors import WantitError
 from analyzer.table import Table, load_table, table_state
@@ -217,6 +220,9 @@ def test_flags_override_the_state_file(capsys):
     (["equity", "sr", "--hole", "As Ks"], "should look like SEAT=CARDS"),
     (["equity", "sr", "--precision", "0"], "precision 0 must be between 0 and 1"),
     (["equity", "sr", "--max-deals", "0"], "max_deals 0 must be"),
+    (["equity", "sr", "--max-deals", "1"], "max_deals 1 must be 2..1,000,000,000 (an interval needs at least 2"),
+    (["decide", "sr", "--max-deals", "1"], "max_deals 1 must be 2..100,000,000"),
+    (["equity", "selection", "--max-deals", "1"], "max_deals 1 must be 2.."),
     (["equity", "selection", "--round", "12"], "round: 12 is not a round 1..11"),
     (["equity", "sr", "--state", "/nonexistent/x.toml"], "not found"),
 ])
@@ -236,8 +242,6 @@ READ_POLICIES = {"all": "heuristic", 0: "heuristic:take_threshold=0.9,draw_weigh
 
 
 def test_condition_a_refusal_rules_out_the_hole_cards_that_would_have_taken_it():
-    from dataclasses import replace
-
     from analyzer.table import condition_data
     from kernels.games.common import REJECTED
 
@@ -288,6 +292,30 @@ def test_condition_needs_a_history_and_a_possible_one():
         equity(Table("sr", players=4, up={}), condition=True)
     with pytest.raises(WantitError, match="nearly\\) impossible"):
         equity(READ, policies={"all": "always_take"}, condition=True)
+
+
+def test_a_conditioned_query_that_keeps_too_few_deals_says_so_under_the_impossible_limit():
+    # Under the always-take field no deal agrees with seat 0's refusal; with fewer
+    # deals than it takes to call the history impossible, the query still refuses to
+    # estimate from nothing (it had divided by zero deals and printed nan), the same
+    # for equity and decide, from the API and the command line.
+    few = "only 0 of 3,000 deals agree with the choices seen, too few to estimate from: raise --max-deals"
+    for query, table in ((equity, READ), (decide, replace(READ, me=2))):  # decide: seat 2 is to act
+        with pytest.raises(WantitError, match=re.escape(few)):
+            query(table, policies={"all": "always_take"}, condition=True, max_deals=3000)
+    with pytest.raises(SystemExit) as exc:
+        main(["equity", "do_ya", "--state", str(EXAMPLES / "do_ya.toml"), "--condition", "--max-deals", "2000"])
+    assert exc.value.code == 2
+
+
+def test_an_interval_from_fewer_deals_than_the_stopping_rule_trusts_has_not_reached_the_precision(capsys):
+    # 500 deals give a half-width far under 0.5, but the stopping rule reads a standard
+    # error only from 1,000 deals on: the run stopped at --max-deals, and says so.
+    r = equity(READ, precision=0.5, max_deals=500)
+    assert r.meta["deals"] == 500 and r.meta["half_width"] < 0.5 and not r.meta["reached_precision"]
+    assert equity(READ, precision=0.5, max_deals=5000).meta["reached_precision"]
+    main(["equity", "sr", "--state", str(EXAMPLES / "selection_rejection.toml"), "--max-deals", "500"])
+    assert "stopped at --max-deals 500 before reaching the precision" in " ".join(capsys.readouterr().out.split())
 
 
 def test_condition_through_the_cli(capsys):
