@@ -24,7 +24,8 @@ from .equity import (
     MIN_DEALS,
     Z95,
     check_agreement,
-    check_query_numbers,
+    check_precision,
+    check_query_run,
     counted,
     is_scored,
     selection_measure,
@@ -198,8 +199,9 @@ def decide(table: Table, policies=None, rules=None, precision=None, max_deals=20
         raise WantitError("measure: a pot game's decisions are measured in antes (measure is for Selection)")
     if precision is None:
         precision = 0.01
+    max_deals, seed = check_query_run(max_deals, 10**8, seed, threads)
     v, n, inp, st, ante, me, _ = setup(table, policies, rules, condition)
-    precision, max_deals = check_query_numbers(precision, max_deals, 10**8, "antes")
+    precision = check_precision(precision, "antes")
     kind, actions = _the_decision(inp, st, seed, me)
     k = len(actions)
     total = np.zeros(k)
@@ -299,12 +301,12 @@ def selection_decide(table: Table, policies=None, rules=None, precision=None, ma
     clearly positive, or at ``max_deals`` games per action."""
     from kernels.games import selection as G
 
+    max_deals, seed = check_query_run(max_deals, 10**8, seed, threads)
     q = selection_query(table, policies, rules, condition)
     me = q.me
     measure = selection_measure(measure, q.setup.players)
-    precision, max_deals = check_query_numbers(SELECTION_DECIDE_PRECISION[measure] if precision is None else
-                                               precision, max_deals, 10**8,
-                                               "of the win" if measure == "share" else "points")
+    precision = check_precision(SELECTION_DECIDE_PRECISION[measure] if precision is None else precision,
+                                "of the win" if measure == "share" else "points")
     unknown = q.state[G.S.unknown_at:G.S.unknown_at + q.state[G.S.n_unknown]]
     mine = G.S.hands + G.HAND * me
     if ((unknown >= mine) & (unknown < mine + G.HAND)).any():

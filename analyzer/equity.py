@@ -20,7 +20,7 @@ from kernels.games.common import EXHAUSTED, REJECTED, UNITS, B, P
 from .engine import equity_sums, play_batch
 from .exact import exact_equity
 from .errors import WantitError
-from .runs import check_seed, numba_threads, whole
+from .runs import check_seed, check_threads, numba_threads, whole
 from .table import Table, condition_data, table_state
 from .table.parse import _given
 from .text import fit_columns, wrap_line
@@ -59,6 +59,13 @@ def check_agreement(kept, played, final=False):
         raise WantitError(f"only {kept} of {played:,} deals agree with the choices seen, too few to estimate from: "
                           f"raise --max-deals (at {NO_AGREEMENT_AFTER:,} with none kept, the history is taken "
                           f"as impossible under these policies)")
+
+
+def _deals_needed(deals, over):
+    """The deals still to play for a half-width ``over`` times the precision after
+    ``deals`` (it falls as one over the root of the deals), at most 10**15: a tiny
+    precision would need more than a float can count (an infinity ``int`` refuses)."""
+    return int(min(deals * over ** 2, 1e15)) - deals
 
 
 def reached(half_width, precision, deals):
@@ -261,6 +268,7 @@ def equity(table: Table, policies=None, rules=None, precision=None, max_deals=1_
         raise WantitError("measure: a pot game's equity is its share of the pot (measure is for Selection)")
     if precision is None:
         precision = 0.005
+    max_deals, seed = check_query_run(max_deals, 10**9, seed, threads)
     v, n, inp, st, ante, me, unseen = setup(table, policies, rules, condition)
     try:
         precision = float(precision)
@@ -268,8 +276,6 @@ def equity(table: Table, policies=None, rules=None, precision=None, max_deals=1_
         raise WantitError(f"precision {precision!r} must be a number") from None
     if not (0 < precision < 1 and math.isfinite(precision)):
         raise WantitError(f"precision {precision:g} must be between 0 and 1 (a fraction of the pot)")
-    max_deals = check_max_deals(max_deals, 10**9)
-    seed = check_seed(seed)
     values = [v.policy_values(spec) for spec in _seat_specs(v, n, policies)]
     enumerated = exact_equity(inp, st) if exact and not condition else None
     if enumerated is not None:
@@ -294,7 +300,7 @@ def equity(table: Table, policies=None, rules=None, precision=None, max_deals=1_
                 if sums.deals >= MIN_DEALS and Z95 * se[me] < precision:
                     break
                 # The next chunk aims at the deals the precision needs, within limits.
-                needed = int(sums.deals * (Z95 * se[me] / precision) ** 2) - sums.deals if se[me] > 0 else chunk
+                needed = _deals_needed(sums.deals, Z95 * se[me] / precision) if se[me] > 0 else chunk
                 chunk = int(min(max(needed * 1.1 * sums.tried / sums.deals, 2_000), 500_000))
         except KeyboardInterrupt:
             interrupted = True
@@ -380,14 +386,25 @@ def selection_query(table: Table, policies=None, rules=None, condition=False) ->
     return SelectionQuery(s, setup_inputs(s), st, where, int(table.me))
 
 
-def check_query_numbers(precision, max_deals, most, what):
+def check_precision(precision, what):
+    """``precision`` as a float, or ``WantitError`` unless it is a positive finite
+    number (``what``: its unit)."""
     try:
         precision = float(precision)
     except (TypeError, ValueError):
         raise WantitError(f"precision {precision!r} must be a number") from None
     if not (0 < precision and math.isfinite(precision)):
         raise WantitError(f"precision {precision:g} must be a positive number ({what})")
-    return precision, check_max_deals(max_deals, most)
+    return precision
+
+
+def check_query_run(max_deals, most, seed, threads):
+    """A query's ``(max_deals, seed)``, and its thread count, checked before its table
+    is set up (which can replay the table's history in the kernels)."""
+    max_deals = check_max_deals(max_deals, most)
+    seed = check_seed(seed)
+    check_threads(threads)
+    return max_deals, seed
 
 
 def selection_values(q: SelectionQuery, rows):
@@ -453,15 +470,14 @@ def selection_equity(table: Table, policies=None, rules=None, precision=None, ma
     the table knows, every seat on its policy) until the 95% half-width of my
     ``measure`` is below ``precision`` (default 0.005 of the win, or 1 point of the
     final total) or ``max_deals`` games have been played."""
+    max_deals, seed = check_query_run(max_deals, 10**9, seed, threads)
     q = selection_query(table, policies, rules, condition)
     n, me = q.setup.players, q.me
     measure = selection_measure(measure, n)
-    precision, max_deals = check_query_numbers(SELECTION_EQUITY_PRECISION[measure] if precision is None else
-                                               precision, max_deals, 10**9,
-                                               "of the win" if measure == "share" else "points")
+    precision = check_precision(SELECTION_EQUITY_PRECISION[measure] if precision is None else precision,
+                                "of the win" if measure == "share" else "points")
     if measure == "share" and precision >= 1:
         raise WantitError(f"precision {precision:g} must be below 1 (a fraction of the win)")
-    seed = check_seed(seed)
     sums = np.zeros((6, n))  # share, share^2, total, total^2, at the top, tied at the top
     games = 0
     started = time.perf_counter()
@@ -488,7 +504,7 @@ def selection_equity(table: Table, policies=None, rules=None, precision=None, ma
                 _, se = mean_se(0 if measure == "share" else 2)
                 if games >= MIN_DEALS and Z95 * se[me] < precision:
                     break
-                needed = int(games * (Z95 * se[me] / precision) ** 2) - games
+                needed = _deals_needed(games, Z95 * se[me] / precision)
                 chunk = int(min(max(needed * 1.1, 2_000), 500_000))
         except KeyboardInterrupt:
             interrupted = True

@@ -48,6 +48,12 @@ def check_run(units, seed, chunk, threads, what="deals"):
     check_seed(seed)
     if not 1 <= whole(chunk, "chunk") <= MAX_CHUNK:
         raise WantitError(f"chunk must be 1..{MAX_CHUNK:,} (deals held in memory at once)")
+    check_threads(threads)
+
+
+def check_threads(threads):
+    """Raise ``WantitError`` for a thread count (``None``: as set) that is not a whole
+    number from 1 to numba's thread count."""
     if threads is not None and not 1 <= whole(threads, "threads") <= numba.config.NUMBA_NUM_THREADS:
         raise WantitError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}")
 
@@ -142,6 +148,7 @@ def _save(checkpoint, settings, totals):
 def numba_threads(threads=None):
     """Run the block on ``threads`` numba threads (None: as set), then restore the
     thread count, so one run's setting never leaks into the next."""
+    check_threads(threads)
     previous = numba.get_num_threads()
     used = previous if threads is None else int(whole(threads, "threads"))
     numba.set_num_threads(used)

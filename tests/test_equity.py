@@ -318,6 +318,16 @@ def test_an_interval_from_fewer_deals_than_the_stopping_rule_trusts_has_not_reac
     assert "stopped at --max-deals 500 before reaching the precision" in " ".join(capsys.readouterr().out.split())
 
 
+def test_a_precision_too_fine_to_reach_plays_to_max_deals():
+    # The deals such a precision needs overflow a float (int(inf) had raised
+    # OverflowError after the first chunk); the run plays its --max-deals and says so.
+    r = equity(READ, precision=1e-300, max_deals=9000)
+    assert r.meta["deals"] == 9000 and not r.meta["reached_precision"]
+    path = EXAMPLES / "selection.toml"
+    r = equity(load_table(path), precision=1e-300, max_deals=3000)
+    assert r.meta["deals"] == 3000 and not r.meta["reached_precision"]
+
+
 def test_condition_through_the_cli(capsys):
     main(["equity", "sr", "-n", "4", "--dealer", "3", "--me", "3", "--hole", "3=7d 2c", "--up", "1=As",
           "--history", "0 refuses As; 1 takes As", "--condition", "--policy", "all=heuristic",
