@@ -199,9 +199,9 @@ def decide(table: Table, policies=None, rules=None, precision=None, max_deals=20
         raise WantitError("measure: a pot game's decisions are measured in antes (measure is for Selection)")
     if precision is None:
         precision = 0.01
+    precision = check_precision(precision, "antes")
     max_deals, seed = check_query_run(max_deals, 10**8, seed, threads)
     v, n, inp, st, ante, me, _ = setup(table, policies, rules, condition)
-    precision = check_precision(precision, "antes")
     kind, actions = _the_decision(inp, st, seed, me)
     k = len(actions)
     total = np.zeros(k)

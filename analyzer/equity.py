@@ -268,14 +268,14 @@ def equity(table: Table, policies=None, rules=None, precision=None, max_deals=1_
         raise WantitError("measure: a pot game's equity is its share of the pot (measure is for Selection)")
     if precision is None:
         precision = 0.005
-    max_deals, seed = check_query_run(max_deals, 10**9, seed, threads)
-    v, n, inp, st, ante, me, unseen = setup(table, policies, rules, condition)
     try:
         precision = float(precision)
     except (TypeError, ValueError):
         raise WantitError(f"precision {precision!r} must be a number") from None
     if not (0 < precision < 1 and math.isfinite(precision)):
         raise WantitError(f"precision {precision:g} must be between 0 and 1 (a fraction of the pot)")
+    max_deals, seed = check_query_run(max_deals, 10**9, seed, threads)
+    v, n, inp, st, ante, me, unseen = setup(table, policies, rules, condition)
     values = [v.policy_values(spec) for spec in _seat_specs(v, n, policies)]
     enumerated = exact_equity(inp, st) if exact and not condition else None
     if enumerated is not None:
