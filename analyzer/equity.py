@@ -268,12 +268,7 @@ def equity(table: Table, policies=None, rules=None, precision=None, max_deals=1_
         raise WantitError("measure: a pot game's equity is its share of the pot (measure is for Selection)")
     if precision is None:
         precision = 0.005
-    try:
-        precision = float(precision)
-    except (TypeError, ValueError):
-        raise WantitError(f"precision {precision!r} must be a number") from None
-    if not (0 < precision < 1 and math.isfinite(precision)):
-        raise WantitError(f"precision {precision:g} must be between 0 and 1 (a fraction of the pot)")
+    precision = check_precision(precision, "a fraction of the pot", below=1)
     max_deals, seed = check_query_run(max_deals, 10**9, seed, threads)
     v, n, inp, st, ante, me, unseen = setup(table, policies, rules, condition)
     values = [v.policy_values(spec) for spec in _seat_specs(v, n, policies)]
@@ -386,15 +381,16 @@ def selection_query(table: Table, policies=None, rules=None, condition=False) ->
     return SelectionQuery(s, setup_inputs(s), st, where, int(table.me))
 
 
-def check_precision(precision, what):
+def check_precision(precision, what, below=None):
     """``precision`` as a float, or ``WantitError`` unless it is a positive finite
-    number (``what``: its unit)."""
+    number, under ``below`` where given (``what``: its unit)."""
     try:
         precision = float(precision)
     except (TypeError, ValueError):
         raise WantitError(f"precision {precision!r} must be a number") from None
-    if not (0 < precision and math.isfinite(precision)):
-        raise WantitError(f"precision {precision:g} must be a positive number ({what})")
+    if not (0 < precision and math.isfinite(precision)) or (below is not None and precision >= below):
+        bounds = "a positive number" if below is None else f"between 0 and {below:g}"
+        raise WantitError(f"precision {precision:g} must be {bounds} ({what})")
     return precision
 
 
