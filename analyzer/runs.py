@@ -40,11 +40,13 @@ def check_seed(seed, what="seed"):
     return seed
 
 
-def check_run(units, seed, chunk, threads, what="deals"):
+def check_run(units, seed, chunk, threads, what="deals", least=1):
     """Raise ``WantitError`` for a run size, seed, chunk or thread count that is not
-    a whole number in range."""
-    if not 1 <= whole(units, what) <= MAX_UNITS:
-        raise WantitError(f"{what} must be at least 1 and below 2**63, not {units}")
+    a whole number in range. A run that reports standard errors needs ``least`` 2
+    units: one deal's standard error is unknown, not 0."""
+    if not least <= whole(units, what) <= MAX_UNITS:
+        why = f" (a standard error needs two; 'wantit deal' plays one)" if least == 2 else ""
+        raise WantitError(f"{what} must be at least {least}{why} and below 2**63, not {units}")
     check_seed(seed)
     if not 1 <= whole(chunk, "chunk") <= MAX_CHUNK:
         raise WantitError(f"chunk must be 1..{MAX_CHUNK:,} (deals held in memory at once)")

@@ -384,7 +384,7 @@ def simulate_selection(players=None, policies=None, rules=None, games=10_000, se
     """
     # Everything is checked, and a checkpoint read, before the slots' par is computed
     # (the first kernel run).
-    check_run(games, seed, chunk, threads, what="games")
+    check_run(games, seed, chunk, threads, what="games", least=2)
     games, seed = int(games), int(seed)
     target_se = check_target_se(target_se, "a standard error of p_win")
     check_checkpoint_path(checkpoint)

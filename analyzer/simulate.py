@@ -393,7 +393,7 @@ def simulate(variant, players=None, policies=None, rules=None, deals=100_000, se
     v = get_variant(variant)
     n = v.default_players if players is None else whole(players, "players")
     v.check_table(n, rules)
-    check_run(deals, seed, chunk, threads)
+    check_run(deals, seed, chunk, threads, least=2)
     deals, seed = int(deals), int(seed)
     target_se = check_target_se(target_se, "antes")
     rules_vec = v.rules_vector(rules)

@@ -144,7 +144,7 @@ def sweep_settings(variant, players=None, grid=(), seat=0, field=None, rules=Non
             raise WantitError(f"seat {seat} is not at a {n}-player table (seats 0..{n - 1})")
     deals = whole(deals, v.unit)
     chunk = min(deals, 20_000 if v.kind == "pot" else 1_000) if chunk is None else whole(chunk, "chunk")
-    check_run(deals, seed, chunk, None, what=v.unit)
+    check_run(deals, seed, chunk, None, what=v.unit, least=2)
     grid = parse_grid(grid, v)
     points = grid_points(grid)
     specs = field_specs(v, n, field)

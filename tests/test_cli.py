@@ -170,7 +170,7 @@ def test_deal_trace_matches_the_golden_narration():
     (("simulate", "sr", "--rule", "max_rejections=5"), "out of range"),
     (("simulate", "sr", "--policy", "heuristic"), "SEAT=PRESET"),
     (("simulate", "sr", "--policy", "0=heuristic:aim=7"), "out of range"),
-    (("simulate", "sr", "--deals", "0"), "at least 1"),
+    (("simulate", "sr", "--deals", "0"), "at least 2"),
     (("deal", "do_ya", "--stacked", "2c 2d 3c"), "ran out"),
     (("deal", "do_ya", "--stacked", "2c 2c"), "duplicate card"),
     (("simulate", "sr", "--board", "b.toml"), "--board applies to selection only, not selection_rejection"),

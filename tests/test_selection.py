@@ -581,7 +581,7 @@ def test_board_needs_eleven_slots(tmp_path):
     ({"rules": {"reshuffle": "random"}}, "not allowed"),
     ({"rules": {"wild": 1}}, "no rule 'wild'"),
     ({"policies": "heuristic:keep_min=99"}, "out of range"),
-    ({"games": 0}, "at least 1"),
+    ({"games": 0}, "at least 2"),
 ])
 def test_bad_input_is_a_clear_error(kwargs, message):
     with pytest.raises(WantitError, match=message):

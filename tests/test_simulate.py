@@ -250,7 +250,7 @@ def test_checkpoint_resumes_to_the_same_result(tmp_path):
 
 @pytest.mark.parametrize("kwargs,message", [
     ({"players": 9}, "2 to 7 players"),
-    ({"deals": 0}, "at least 1"),
+    ({"deals": 0}, "at least 2"),
     ({"rules": {"max_rejections": 3}}, "out of range 1..2"),
     ({"rules": {"split_mode": "lowball"}}, "not allowed"),
     ({"rules": {"nonsense": 1}}, "has no rule 'nonsense'"),
@@ -337,6 +337,18 @@ def test_target_se_stops_when_every_seat_is_precise_enough():
     assert never.meta["deals"] == 2000 and not never.meta["reached_target_se"]
     with pytest.raises(WantitError, match="target_se"):
         simulate("selection_rejection", players=3, deals=10, target_se=0)
+
+
+def test_one_deal_is_refused_since_its_standard_error_is_unknown():
+    # A standard error from one deal is not 0 (the ev_se column printed 0.0000).
+    from analyzer.selection import simulate_selection
+
+    with pytest.raises(WantitError, match="deals must be at least 2 \\(a standard error needs two"):
+        simulate("selection_rejection", players=3, deals=1)
+    with pytest.raises(WantitError, match="games must be at least 2"):
+        simulate_selection(players=1, games=1)
+    r = simulate("selection_rejection", players=3, deals=2, seed=1)
+    assert r.meta["deals"] == 2 and (r.seats.ev_se >= 0).all()
 
 
 def test_policy_parameters_are_columns_and_nets_are_in_antes():
