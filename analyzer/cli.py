@@ -34,7 +34,7 @@ def _used_json(used):
 
 @cli.command()
 @click.argument("cards", nargs=-1, required=True)
-@click.option("--wild", default=None, help="Cards that are wild for this hand, e.g. '3h'.")
+@click.option("--wild", default=None, help="Cards of the hand that are wild, e.g. '3h'.")
 @click.option("--wild-ranks", default=None, help="Ranks whose every card is wild, e.g. '3' or '3,K'.")
 @click.option("--qualifier", type=int, default=None, help="Low qualifier, e.g. 8 for eight-or-better.")
 @click.option("--five-kind", type=click.Choice(list(FIVE_KIND_POSITIONS)), default="above_straight_flush",
@@ -49,6 +49,13 @@ def hand(cards, wild, wild_ranks, qualifier, five_kind, wild_may_duplicate, fmt)
     if not 5 <= len(codes) <= 10:
         raise WantitError(f"a hand has 5 to 10 cards; got {len(codes)}")
     low_threshold(qualifier)  # a bad qualifier is refused before any evaluation
+    if wild is not None:
+        # A wild card counts only for its holder: one the hand lacks would do nothing,
+        # silently (most likely a mistyped card).
+        missing = [c for c in parse_cards(wild, allow_empty=True) if c not in codes]
+        if missing:
+            raise WantitError(f"--wild {format_cards(missing)}: not in the hand ({format_cards(codes)}); "
+                              "a wild card counts only when held")
     with compile_notice("the hand evaluators"):
         high, high_used = best_high_five(codes, wild=wild, wild_ranks=wild_ranks, five_kind=five_kind,
                                          wild_may_duplicate=wild_may_duplicate)
