@@ -73,6 +73,28 @@ def _is_list_of_hands(cards):
     return isinstance(cards, (list, tuple)) and bool(cards) and not isinstance(cards[0], (str, int, np.integer))
 
 
+def _hands_array(hands):
+    """A list of hands as a 2-D array: whole numbers as numpy reads them (-1 or 255 an
+    empty place), else each hand read as ``parse_cards`` reads one (its text, or its
+    card strings or codes), shorter hands padded with empty places."""
+    try:
+        array = np.array(hands)
+    except ValueError:  # hands of different lengths
+        array = None
+    if array is not None and array.ndim == 2 and np.issubdtype(array.dtype, np.integer):
+        return array
+    rows = []
+    for i, hand in enumerate(hands):
+        try:
+            rows.append(parse_cards(hand))
+        except CardError as e:
+            raise CardError(f"hand {i}: {e}") from None
+    out = np.full((len(rows), max(len(r) for r in rows)), NO_CARD, dtype=np.uint8)
+    for i, row in enumerate(rows):
+        out[i, :len(row)] = row
+    return out
+
+
 def _as_hands(cards):
     """``(2-D uint8 array, single, padded)`` from any accepted hand input, validated;
     ``padded`` says some row holds fewer real cards than the array is wide."""
@@ -86,7 +108,7 @@ def _as_hands(cards):
         hands = np.ascontiguousarray(cards)
         single = False
     elif _is_list_of_hands(cards):
-        return _as_hands(np.array(cards))
+        return _as_hands(_hands_array(cards))
     else:
         hands = parse_cards(cards)[None, :]
         single = True

@@ -204,6 +204,27 @@ def test_out_takes_the_strengths_on_every_path_and_is_returned():
     assert out.tolist() == [evaluate_high("As Ks Qs Js Ts"), evaluate_high("2c 3d 4h 5s 7c")]
 
 
+def test_a_list_of_hands_may_hold_each_hand_as_text_card_strings_or_codes():
+    """Each hand of a list of hands is read as one hand is (text, card strings or
+    codes), hands of different lengths padded; a bad card names its hand. Each
+    strength is the one the hand gets alone."""
+    from analyzer import evaluate_low
+
+    texts = ["As Ks Qs Js Ts", "2c 3d 4h 5s 7c 9d", "9c 9d 9h 5s 5c 2d 3h"]
+    alone = [evaluate_high(h) for h in texts]
+    for listed in ([h.split() for h in texts], [[h] for h in texts], [parse_cards(h).tolist() for h in texts],
+                   [texts[0].split(), texts[1], parse_cards(texts[2])]):
+        assert evaluate_high(listed).tolist() == alone
+    assert evaluate_low([h.split() for h in texts], qualifier=8).tolist() == [
+        evaluate_low(h, qualifier=8) for h in texts]
+    # A list of card strings is still one hand.
+    assert evaluate_high(texts[0].split()) == alone[0]
+    with pytest.raises(CardError, match="hand 1: unknown card 'Xd'"):
+        evaluate_high([texts[0].split(), ["2c", "3c", "4c", "5c", "Xd"]])
+    with pytest.raises(CardError, match="hand 2: duplicate card '5s'"):
+        evaluate_high([texts[0].split(), texts[1], "5s 5s 4c 3d 2h"])
+
+
 def test_an_out_that_does_not_fit_is_a_clear_error():
     from analyzer import WantitError, evaluate_low
 
