@@ -32,6 +32,7 @@ File format (TOML)::
     label = "A pair"               # optional display name
 """
 
+import os
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -513,7 +514,7 @@ def board_from_dict(data, source="a dict", where="") -> Board:
 
 def load_board(path) -> Board:
     """Read and validate a board file (``.toml``; ``.yaml``/``.yml`` with PyYAML)."""
-    if not str(path).strip():
+    if not isinstance(path, (str, os.PathLike)) or not str(path).strip():
         raise BoardError(f"board file {str(path)!r} is not a file path (give a .toml board file)")
     p = Path(path)
     where = f"{p}: "

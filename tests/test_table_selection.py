@@ -351,3 +351,13 @@ def test_cli_errors_are_one_line(argv, message, capsys):
         main(argv)
     err = capsys.readouterr().err
     assert e.value.code == 2 and err.count("\n") == 1 and err.startswith("wantit: error: ") and message in err
+
+
+@pytest.mark.parametrize("board", ["5", '["x"]', "true"])
+def test_a_state_file_board_that_is_not_a_path_is_one_line(tmp_path, capsys, board):
+    path = tmp_path / "table.toml"
+    path.write_text(f'variant = "selection"\nplayers = 3\nround = 2\nboard = {board}\n')
+    with pytest.raises(SystemExit) as e:
+        main(["equity", "selection", "--state", str(path)])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.count("\n") == 1 and "is not a file path (give a .toml board file)" in err, err
