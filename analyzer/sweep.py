@@ -604,6 +604,31 @@ def _write_run(result, charts, command):
     result.files = [*files, R.RUN, R.SUMS]
 
 
+def _check_run_shapes(s, run_json):
+    """Refuse, in one line, settings of a ``run.json`` whose parts are not shaped as a
+    sweep writes them (the sweep checks their values itself): a field of one policy
+    table a seat, a grid of [parameter, values] pairs, tables of rules and settings."""
+    def damaged(what):
+        return WantitError(f"{run_json} is damaged: {what}")
+
+    for key in ("variant", "players", "seat", "field", "grid", "rules", "game_settings", "seed", "deals", "chunk",
+                "reference"):
+        if key not in s:
+            raise damaged(f"its settings have no {key}")
+    field = s["field"]
+    if not isinstance(field, list) or not all(isinstance(spec, dict) for spec in field):
+        raise damaged("field should be a list of one policy table a seat")
+    if isinstance(s["players"], int) and len(field) != s["players"]:
+        raise damaged(f"field has {len(field)} seats for {s['players']} players")
+    grid = s["grid"]
+    if not isinstance(grid, list) or not all(isinstance(g, list) and len(g) == 2 and isinstance(g[0], str)
+                                             and isinstance(g[1], list) for g in grid):
+        raise damaged("grid should be a list of [parameter, values] pairs")
+    for key in ("rules", "game_settings"):
+        if not isinstance(s[key], dict):
+            raise damaged(f"{key} should be a table of name = value")
+
+
 def rerun(run_json, results="results", run_id=None, **how):
     """Play the sweep ``run_json`` describes again (a new run folder): its table is the
     same, to the last digit. ``how``: threads, workers, scheduler, charts, progress."""
@@ -613,6 +638,7 @@ def rerun(run_json, results="results", run_id=None, **how):
     s = run.get("settings") if isinstance(run, dict) else None
     if not isinstance(s, dict) or s.get("kind") != "sweep":
         raise WantitError(f"{run_json} is not a wantit sweep's run.json")
+    _check_run_shapes(s, run_json)
     field = {i: spec for i, spec in enumerate(s["field"])}
     return sweep(s["variant"], {name: values for name, values in s["grid"]}, players=s["players"], seat=s["seat"],
                  field=field, rules=s["rules"], deals=s["deals"], seed=s["seed"], chunk=s["chunk"],

@@ -200,3 +200,22 @@ def test_paired_sums_are_exact_in_the_kernel_and_beyond_it(bound):
     d = x - ref
     assert got == [[sum(int(v) for v in col) for col in x.T], [sum(int(v) ** 2 for v in col) for col in x.T],
                    [sum(int(v) for v in col) for col in d.T], [sum(int(v) ** 2 for v in col) for col in d.T]]
+
+
+@pytest.mark.parametrize("damage,message", [
+    (lambda s: s.update(rules=[1]), "rules should be a table of name = value"),
+    (lambda s: s.update(game_settings=[1]), "game_settings should be a table"),
+    (lambda s: s.update(field=[1, 2, 3]), "field should be a list of one policy table a seat"),
+    (lambda s: s.update(field="tuned"), "field should be a list of one policy table a seat"),
+    (lambda s: s.update(field=s["field"][:2]), "field has 2 seats for 3 players"),
+    (lambda s: s.update(grid={"take_threshold": [0, 1]}), "grid should be a list of [parameter, values] pairs"),
+    (lambda s: s.update(grid=[["take_threshold", [0, 1], 3]]), "grid should be a list of [parameter, values]"),
+    (lambda s: s.pop("seed"), "its settings have no seed"),
+])
+def test_a_damaged_run_json_is_one_error_before_any_deal(tmp_path, damage, message):
+    settings = S.sweep_settings("sr", players=3, grid={"take_threshold": [0, 1]}, deals=100)
+    damage(settings)
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps({"settings": settings}))
+    with pytest.raises(WantitError, match=f"run.json is damaged: {message}".replace("[", "\\[").replace("]", "\\]")):
+        S.rerun(path, results=tmp_path)
