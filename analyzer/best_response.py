@@ -228,7 +228,8 @@ def _race(race, pool, base, k, threads, client, state_path, progress):
 
 def best_response(variant, space, players=None, seat=0, field=None, rules=None, seed=0, deals=2_000,
                   candidates=32, validate=50_000, game_settings=None, threads=None, workers=None, scheduler=None,
-                  results="results", run_id=None, write=True, resume=False, progress=None, command=None, client=None):
+                  results="results", run_id=None, write=True, resume=False, progress=None, command=None, client=None,
+                  charts=True):
     """The parameters in ``space`` (see ``parse_space``; default ``TUNE_SPACE``, every
     parameter that shapes play) that maximise ``seat``'s
     result (ev in antes; Selection: its share of the wins) against ``field``.
@@ -241,6 +242,7 @@ def best_response(variant, space, players=None, seat=0, field=None, rules=None, 
     saved after every round (``race.json``); ``resume`` goes on from it. ``workers``
     / ``scheduler``: every round runs on one Dask cluster, started once (or on
     ``client``, an open ``sweep.dask_client``, as ``tune`` passes for all its answers).
+    ``charts``: write ``race.png`` with the tables (False: the tables and run.json only).
     """
     v = get_variant(variant)
     n = v.default_players if players is None else whole(players, "players")
@@ -317,7 +319,7 @@ def best_response(variant, space, players=None, seat=0, field=None, rules=None, 
     result = BestResponse(_candidate_table(pool, sums, last_round, scale, space), dict(pool[winner]), validation,
                           settings, meta, folder)
     if write:
-        _write(result, command)
+        _write(result, command, charts)
     return result
 
 
@@ -334,12 +336,13 @@ def _candidate_table(pool, sums, last_round, scale, space):
     return pd.DataFrame(rows)
 
 
-def _write(result, command):
+def _write(result, command, charts=True):
     from . import results as R
 
     R.make_folder(result.folder)
     files = R.write_table(result.folder, "candidates", result.candidates)
-    files.append(_race_chart(result))
+    if charts:
+        files.append(_race_chart(result))
     run = {"kind": "best_response", "settings": result.settings, "meta": result.meta, "winner": result.winner,
            "validation": result.validation, "files": files, **R.provenance(),
            "written": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}

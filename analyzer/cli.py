@@ -623,8 +623,9 @@ def best_response(variant, param_items, deals, candidates, validate, resume, pla
     \b
     Files under RESULTS/VARIANT/RUN-ID/: candidates.parquet and candidates.csv (each
     candidate's parameters, the last round it raced, its deals, ev, ev_se, and diff,
-    diff_se from the seat's own parameters on the same deals), race.png, run.json, and
-    race.json, the race saved after every round: after Ctrl-C, --resume goes on from it.
+    diff_se from the seat's own parameters on the same deals), race.png (not with
+    --no-charts), run.json, and race.json, the race saved after every round: after
+    Ctrl-C, --resume goes on from it.
     """
     from .best_response import best_response as run
     from .best_response import dumps
@@ -640,7 +641,7 @@ def best_response(variant, param_items, deals, candidates, validate, resume, pla
                      rules=_key_values(rule_items, "--rule"), seed=seed, deals=deals, candidates=candidates,
                      validate=validate, game_settings=_game_settings(v, game_settings), threads=threads,
                      workers=workers, scheduler=scheduler, results=results_root, run_id=run_id, resume=resume,
-                     progress=progress, command=_command_line())
+                     progress=progress, command=_command_line(), charts=not no_charts)
     if fmt == "json":
         click.echo(dumps(result.to_json()))
     elif fmt == "csv":

@@ -221,3 +221,15 @@ def test_an_interrupted_race_resumes_to_the_same_answer(tmp_path):
     assert resumed.folder == tmp_path / "do_ya" / "cut"
     assert resumed.candidates.equals(whole.candidates) and resumed.validation == whole.validation
     assert whole.meta["rounds"] >= 3
+
+
+def test_no_charts_writes_the_tables_and_run_json_only(tmp_path):
+    from analyzer.cli import main
+
+    for run_id, flags in (("charts", []), ("plain", ["--no-charts"])):
+        main(["best-response", "sr", "-n", "3", "--param", "take_threshold=0,1", "--deals", "200", "--validate",
+              "200", "--threads", "1", "--results", str(tmp_path), "--run-id", run_id, *flags])
+    written = {run_id: sorted(p.name for p in (tmp_path / "selection_rejection" / run_id).iterdir())
+               for run_id in ("charts", "plain")}
+    assert written["charts"] == sorted(written["plain"] + ["race.png"])
+    assert "race.png" not in json.loads((tmp_path / "selection_rejection" / "plain" / "run.json").read_text())["files"]
