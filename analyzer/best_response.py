@@ -250,7 +250,7 @@ def best_response(variant, space, players=None, seat=0, field=None, rules=None, 
     seat = whole(seat, "seat")
     if not 0 <= seat < n:
         raise WantitError(f"seat {seat} is not at a {n}-player table (seats 0..{n - 1})")
-    for value, what, low in ((deals, "deals", 1), (candidates, "candidates", 1), (validate, "validate", 2)):
+    for value, what, low in ((deals, "deals", 2), (candidates, "candidates", 1), (validate, "validate", 2)):
         if not low <= whole(value, what) <= (MAX_CANDIDATES if what == "candidates" else 10**12):
             raise WantitError(f"{what} must be at least {low}" + (f" and at most {MAX_CANDIDATES}"
                                                                   if what == "candidates" else ""))
