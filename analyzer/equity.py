@@ -64,8 +64,9 @@ def check_agreement(kept, played, final=False):
 def _deals_needed(deals, over):
     """The deals still to play for a half-width ``over`` times the precision after
     ``deals`` (it falls as one over the root of the deals), at most 10**15: a tiny
-    precision would need more than a float can count (an infinity ``int`` refuses)."""
-    return int(min(deals * over ** 2, 1e15)) - deals
+    precision would need more than a float can count (an infinity ``int`` refuses).
+    ``over`` is capped first: its square could overflow numpy's floats (with a warning)."""
+    return int(min(deals * min(over, 1e8) ** 2, 1e15)) - deals
 
 
 def reached(half_width, precision, deals):
