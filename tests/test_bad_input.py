@@ -410,6 +410,18 @@ def test_tampered_checkpoints_are_refused_for_what_they_are(line, message, fixtu
     assert code == 2 and message in err, err
 
 
+@pytest.mark.parametrize("line,message", [
+    ("equity tw -n 3 --fee 1=-8", "fees[1]: -8 chips; a fee paid is 0 or more"),
+    ("equity tw -n 3 --fee 1=x", "fees[1]: 'x' is not a whole number"),
+    ("equity selection --scores 0=cosmopolitan:-5", "scores[0].cosmopolitan: -5 must be points >= 0"),
+    ("equity selection --scores 0=cosmopolitan:5.5", "'5.5' is not a whole number"),
+])
+def test_a_negative_number_is_refused_for_its_range_not_as_text(line, message, fixtures, no_kernels, capsys):
+    # "-8" was called not a whole number.
+    code, _, err = run_line(line, fixtures, capsys)
+    assert code == 2 and message in err, err
+
+
 def test_a_pass_offset_beyond_any_table_is_refused():
     # 1:1000000000000000000000 used to reach the kernel, which reads the offset as an int64.
     from analyzer.variants import MAX_PASS_OFFSET, parse_pass_schedule

@@ -2,6 +2,8 @@
 state every game's builder shares."""
 
 
+import re
+
 import numpy as np
 
 from kernels.cards import card_bit
@@ -37,6 +39,17 @@ def _cards(value, where):
             raise WantitError(f"{where}: card code {item!r} is not 0..51")
         out.append(code)
     return out
+
+
+def whole_text(value, where):
+    """A whole number from an int or from text of one, signed or not (what a command
+    line gives), so that a range check can say what is wrong with ``-8``; anything
+    else is refused as ``runs.whole`` refuses it."""
+    if isinstance(value, str):
+        if not re.fullmatch(r"\s*[+-]?[0-9]+\s*", value):
+            raise WantitError(f"{where}: {value!r} is not a whole number")
+        return int(value)
+    return int(whole(value, where))
 
 
 def _seat(value, n, where):

@@ -33,7 +33,7 @@ from kernels.games.common import B
 from ..errors import WantitError
 from ..runs import whole
 from ..selection_config import card_points, resolve
-from .parse import UNKNOWN_TOKENS, _count, _given, _per_seat, _seat
+from .parse import UNKNOWN_TOKENS, _count, _given, _per_seat, _seat, whole_text
 
 SCORE_WORDS = ("score", "scoring", "fill", "assign")
 
@@ -55,18 +55,10 @@ class Where:
 def _round(value, n_slots):
     if value is None:
         return 1
-    t = _whole_text(value, "round")
+    t = whole_text(value, "round")
     if not 1 <= t <= n_slots:
         raise WantitError(f"round: {value!r} is not a round 1..{n_slots} (one slot is filled a round)")
     return t
-
-
-def _whole_text(value, where):
-    if isinstance(value, str):
-        if not value.strip().isdecimal():
-            raise WantitError(f"{where}: {value!r} is not a whole number")
-        return int(value)
-    return int(whole(value, where))
 
 
 def _phase(value, draws, declare):
@@ -83,7 +75,7 @@ def _phase(value, draws, declare):
     if isinstance(value, str) and not value.strip().isdecimal():
         raise WantitError(f"draw: {value!r} should be the draw under way (1..{draws}), 'score' after the last "
                           f"draw" + (", or 'target'" if declare else ""))
-    d = _whole_text(value, "draw")
+    d = whole_text(value, "draw")
     if not 1 <= d <= draws:
         raise WantitError(f"draw: {d}; this round has {draws} draws (1..{draws}; 'score' after the last)")
     return "draw", d
@@ -112,7 +104,7 @@ def _slot_scores(text, seat, ids):
         k = ids.index(key)
         if k in out:
             raise WantitError(f"{where}: slot {key} is given twice (a slot is filled once)")
-        points = _whole_text(value, f"{where}.{key}")
+        points = whole_text(value, f"{where}.{key}")
         if points < 0:
             raise WantitError(f"{where}.{key}: {points} must be points >= 0 (0: scratched)")
         out[k] = points
@@ -344,7 +336,7 @@ def selection_table(inp, table):
     if table.stock is None:
         stock = room
     else:
-        stock = _whole_text(table.stock, "stock")
+        stock = whole_text(table.stock, "stock")
         if not 0 <= stock <= room:
             raise WantitError(f"stock: {stock} cards, but {room} cards are neither in a hand nor among my discards "
                               f"(deck {deck.name}, {deck.size} cards)")

@@ -25,6 +25,7 @@ from .parse import (
     _seat_cards,
     _set_declarations,
     _set_unknowns,
+    whole_text,
 )
 
 
@@ -38,9 +39,7 @@ def _rank_name(r):
 
 def _seat_chips(mapping, n):
     def chips(value, seat):
-        if isinstance(value, str) and value.strip().isdecimal():
-            value = int(value)
-        paid = whole(value, f"fees[{seat}]")
+        paid = whole_text(value, f"fees[{seat}]")
         if paid < 0:
             raise WantitError(f"fees[{seat}]: {paid} chips; a fee paid is 0 or more")
         return paid
