@@ -403,6 +403,20 @@ def test_a_game_without_a_table_builder_is_named(monkeypatch):
         table_state(inp, Table("selection", players=2))
 
 
+def test_the_history_may_end_before_a_fresh_card_that_the_table_names():
+    # The history leaves the next card for seat 2 (seat 1 took the As seat 0 refused);
+    # the table may name that card as turned up. Naming it was refused ("the table
+    # says otherwise") while the same history and --to alone were taken.
+    inp = get_variant("sr").inputs(3)
+    base = dict(players=3, dealer=2, up={1: "As"}, history="0 refuses As; 1 takes As")
+    st = table_state(inp, Table("sr", offer="Kd", to=2, **base))
+    assert st[SR.S.offer] == codes("Kd")[0] and st[C.B.turn] == 2 and st[SR.S.rejections] == 0
+    assert table_state(inp, Table("sr", to=2, **base))[C.B.turn] == 2
+    for wrong in (dict(offer="Kd", to=0), dict(offer="Kd", to=2, refusals=1)):
+        with pytest.raises(WantitError, match="the history leaves the next card for seat 2 with 0 refusals"):
+            table_state(inp, Table("sr", **wrong, **base))
+
+
 def test_the_history_rows_hold_up_cards_as_the_kernels_card_masks():
     from analyzer.table import condition_data
 

@@ -139,8 +139,9 @@ def _sr_state(inp, table):
         if left is not None:
             card, seat, refused = left
             if offer or table.to is not None:
-                if (offer[0] if offer else None) != card or _seat(table.to, n, "to") != seat or \
-                        whole(table.refusals, "refusals") != refused:
+                # Where the history leaves a fresh card to come, the table may name it.
+                if (card is not None and (offer[0] if offer else None) != card) or \
+                        _seat(table.to, n, "to") != seat or whole(table.refusals, "refusals") != refused:
                     said = f"{card_text(card)} offered to seat {seat}" if card is not None else \
                         f"the next card for seat {seat}"
                     raise WantitError(f"the history leaves {said} with {refused} refusals; the table says otherwise")
