@@ -16,7 +16,9 @@ from analyzer.variants import get_variant
 from kernels.games import common as C
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "selection_rejection.toml"
-ROUND_3_STRAIGHT_FLUSH = Table("selection_rejection", players=3, dealer=2, hole={0: "9s Ts"},
+# Round 3 at three seats: the lead moves one seat a round from the dealer's left, so with
+# the dealer at seat 0 seat 0 leads round 3 and the first card is offered to it.
+ROUND_3_STRAIGHT_FLUSH = Table("selection_rejection", players=3, dealer=0, hole={0: "9s Ts"},
                                up={0: "Js Qs", 1: "4d 7c", 2: "2h 6c"}, offer="Ks", to=0)
 
 

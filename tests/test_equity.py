@@ -188,11 +188,58 @@ def test_a_fresh_card_for_a_named_seat_is_turned_up_for_it():
     (dict(dealer=-1), "dealer: seat -1 is not a seat"),
     (dict(up={0: "Ah Kh Qh Jh", 1: "2c 3c 4c 5c", 2: "2d 3d 4d 5d", 3: "2h 3h 4h 5h"}, offer="9s", to=1),
      "no card is offered any more"),
+    # Seat 0 leads round 1 (the dealer is seat 3): seat 1 holding its card took the card
+    # seat 0 refused, and the next card goes to seat 2.
+    (dict(up={1: "As"}, offer="Kd", to=0), "to: seat 0 cannot be offered a card with no refusal in round 1, led by "
+                                           "seat 0, with seat 1 holding its card: the card goes to seat 2"),
+    (dict(offer="Kd", to=2), "with no seat holding its card: the card goes to seat 0"),
+    (dict(up={0: "Ah"}, offer="Kd", to=2, dealer=1), "led by seat 2, with seat 0 holding its card: the card goes "
+                                                     "to seat 1"),
 ])
 def test_impossible_tables_are_refused_with_what_is_wrong(table, message):
     inp = get_variant("sr").inputs(4)
     with pytest.raises(WantitError, match=message.replace("(", r"\(").replace(")", r"\)")):
         table_state(inp, Table("sr", players=4, **table))
+
+
+@pytest.mark.parametrize("players,rules", [(3, {}), (4, {}), (4, {"max_rejections": 2}),
+                                           (3, {"last_player_rule": "forced", "max_rejections": 2})])
+def test_every_offer_a_deal_reaches_is_a_position_a_table_may_describe(players, rules):
+    """The table's check of whose turn it is (``_offer_positions``) against the
+    kernel: at every offer decision of deals played with random choices, the seats
+    still needing a card, the seat offered and the refusals are a position the check
+    accepts for that round's leader; and the check accepts no more positions than
+    the deals reach (every free one is seen)."""
+    from analyzer.engine import decision, new_state
+    from analyzer.table.selection_rejection import _offer_positions
+
+    inp = get_variant("sr").inputs(players, rules=rules)
+    max_rej = int(inp.rules[SR.R_MAX_REJECTIONS])
+    fresh = int(inp.rules[SR.R_LAST_PLAYER_RULE]) == SR.LAST_PLAYER_FRESH_CARD
+    rng = np.random.default_rng(players)
+    seen = set()
+    for deal in range(120):
+        dealer = deal % players
+        st = new_state(inp, dealer=dealer)
+        stream = new_stream(7, deal)
+        while not play_state(inp, st, stream, stop=int(st[C.B.decisions]), trace=False).finished:
+            kind, seat, actions = decision(inp, st)
+            if kind == "offer":
+                rnd, needs = int(st[SR.S.round]), int(st[SR.S.needs])
+                lone = needs == 1 << seat
+                refusals = int(st[SR.S.lone_rejections] if lone else st[SR.S.rejections])
+                leader = (dealer + 1 + rnd) % players
+                assert (needs, seat, refusals) in _offer_positions(players, leader, max_rej, fresh), (deal, rnd)
+                seen.add((leader, needs, seat, refusals))
+            play_state(inp, st, stream, stop=int(st[C.B.decisions]) + 1, forced=int(rng.choice(actions)),
+                       trace=False)
+    for leader in range(players):
+        free = set()
+        for needs, seat, refusals in _offer_positions(players, leader, max_rej, fresh):
+            lone = needs == 1 << seat
+            if (refusals < max_rej) if (lone and fresh) else (refusals < max_rej and not lone):
+                free.add((leader, needs, seat, refusals))
+        assert free <= seen, sorted(free - seen)[:5]
 
 
 def test_the_example_state_file_and_its_cli_json(capsys):

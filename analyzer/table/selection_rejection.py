@@ -121,6 +121,34 @@ def _sr_history(inp, table, n, dealer):
     return rows, up, left
 
 
+def _offer_positions(n, leader, max_rej, fresh):
+    """Every ``(seats still needing a card (a bit set), seat offered, refusals)`` a
+    dealing round of RULES.md §1.3 can reach from its leader's first offer, whatever
+    the seats choose: a card taken moves the offer to the next seat needing one, a
+    card refused to the next seat needing one (the lone last seat's refusal, under
+    fresh_card, brings it a fresh card). The refusals are as a table counts them:
+    the card's, or the lone seat's own."""
+    start = ((1 << n) - 1, leader, 0, 0)
+    seen = {start}
+    todo = [start]
+    while todo:
+        needs, target, rej, lone_rej = todo.pop()
+        members = {s for s in range(n) if needs >> s & 1}
+        lone = needs == 1 << target
+        can_refuse = (lone_rej < max_rej and rej < max_rej) if (lone and fresh) else (rej < max_rej and not lone)
+        after = []
+        if not lone:
+            after.append((needs & ~(1 << target), _next_in(members - {target}, target, n), 0, 0))
+        if can_refuse:
+            after.append((needs, target, rej, lone_rej + 1) if lone
+                         else (needs, _next_in(members, target, n), rej + 1, lone_rej))
+        for state in after:
+            if state not in seen:
+                seen.add(state)
+                todo.append(state)
+    return {(needs, target, lone_rej if needs == 1 << target else rej) for needs, target, rej, lone_rej in seen}
+
+
 def _sr_state(inp, table):
     """Selection/Rejection (RULES.md §1.3): the round is read from the up-card counts
     (all equal: a round begins; one more for some: the round is under way and the
@@ -189,6 +217,21 @@ def _sr_state(inp, table):
     if lone and refusals and int(rules[SR.R_LAST_PLAYER_RULE]) == SR.LAST_PLAYER_FORCED:
         raise WantitError(f"seat {to} is the only one still needing a card this round: the card offered to it "
                           f"cannot have been refused (last_player_rule = forced)")
+    if to is not None:
+        # Whose turn it is follows from the seats that have their card this round.
+        leader = (dealer + 1 + rnd) % n
+        fresh = int(rules[SR.R_LAST_PLAYER_RULE]) == SR.LAST_PLAYER_FRESH_CARD
+        positions = _offer_positions(n, leader, max_rej, fresh)
+        if (needs, to, refusals) not in positions:
+            holding = sorted(s for s in range(n) if not needs >> s & 1)
+            could = sorted({t for held, t, r in positions if held == needs and r == refusals})
+            holders = (f"seat {holding[0]} holding its card" if len(holding) == 1 else
+                       f"seats {', '.join(map(str, holding))} holding theirs" if holding else "no seat holding its card")
+            refused = "no refusal" if refusals == 0 else f"{refusals} refusal{'s' if refusals > 1 else ''}"
+            raise WantitError(f"to: seat {to} cannot be offered a card with {refused} in round {rnd + 1}, led by "
+                              f"seat {leader}, with {holders}: "
+                              + (f"the card goes to seat {' or '.join(map(str, could))}" if could
+                                 else f"no card has {refused} then"))
 
     st = new_state(inp, dealer=dealer)
     unknowns = []
