@@ -233,6 +233,13 @@ BASE = load_table(EXAMPLE)
     (dict(up={k: v for k, v in BASE.up.items() if k != "4"}), "up: give seat 4's table cards"),
     (dict(acted={1: "7"}), "acted[1]: a pair of 7s does nothing under special_pairs"),
     (dict(acted={1: "Z"}), "acted[1]: unknown rank 'Z'"),
+    # Seat 0's pair of 5s is made by this street's 5h, still to act at the street's end;
+    # listed as acted, its steal had been dropped. And seat 0 never held two 2s.
+    (dict(acted={0: "5"}), "acted[0]: seat 0 holds no pair of 5s that has acted, and none was broken since (no 5 "
+                           "has been discarded or stolen)"),
+    (dict(acted={0: "2"}), "acted[0]: seat 0 holds no pair of 2s that has acted"),
+    (dict(acted={0: "3"}, discarded="3h"), "acted[0]: seat 0 holds no pair of 3s that has acted, and none was broken "
+                                           "since (it has lost none of its table cards)"),
     (dict(up={0: "", 1: "", 2: "", 3: "", 4: ""}, offer=None, to=None, refusals=0),
      "no seat has a table card"),
     (dict(gone="??"), "gone: a buried card was seen face up; give it"),

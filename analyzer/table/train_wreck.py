@@ -267,6 +267,15 @@ def _train_wreck_state(inp, table):
             if not counts_extras and before < 2:
                 raise WantitError(f"acted[{s}]: seat {s} had {before} table card{'' if before == 1 else 's'} when "
                                   f"special pairs last acted: no pair of {_rank_name(r)} can have acted")
+            # A pair that has acted is still held (before this street's card), or was broken
+            # since: the seat lost a table card, and a card of its rank was discarded or stolen.
+            held = sum(c >> 2 == r for c in cards) >= 2
+            taken = any(c >> 2 == r for c in discarded + [c for got in stolen.values() for c in got])
+            if not held and not (taken and (counts_extras or received(s) > counts[s])):
+                raise WantitError(f"acted[{s}]: seat {s} holds no pair of {_rank_name(r)} that has acted, and none "
+                                  f"was broken since (" + ("it has lost none of its table cards" if taken else
+                                                           f"no {RANK_CHARS[r]} has been discarded or stolen")
+                                  + "): acted lists the pairs that have acted")
             prior[s].add(r)
         for r in range(13):
             if actions[r] != TW.ACTION_NONE and sum(c >> 2 == r for c in cards) >= 2:
