@@ -451,7 +451,8 @@ def equity(variant, state_file, policy_items, rule_items, precision, max_deals, 
 @_query_options
 @click.option("--precision", type=float, default=None,
               help="Stop when the best action's edge is known to this many antes (95% half-width; default 0.01; "
-                   "Selection: 0.01 of the win, or 1 point with --measure total).")
+                   "Selection: 0.01 of the win, or 1 point with --measure total), or earlier once the best "
+                   "action is clear (its edge above twice its half-width); the output says which.")
 @click.option("--max-deals", type=int, default=200_000, show_default=True,
               help="The most deals (Selection: games) played after each action.")
 @_game_option_flags

@@ -119,11 +119,21 @@ class DecisionResult:
                                          zip(a["ev"], a["ev_lo"], a["ev_hi"])]}, ["action"]))
         if count > 1:
             lo, hi = self.edge - Z95 * self.edge_se, self.edge + Z95 * self.edge_se
-            sure = "" if lo > 0 else " (not yet distinguishable from the runner-up)"
+            if self.edge == 0 and self.edge_se == 0 and m["deals"] > 1:
+                sure = " (the same on every deal: more deals would not tell them apart)"
+            else:
+                sure = "" if lo > 0 else " (not yet distinguishable from the runner-up)"
             lines += wrap_line(f"best: {self.best}, by {self.edge:+.4f} {unit} ({lo:+.4f}..{hi:+.4f}) over "
                                f"{m['runner_up']}{sure}")
         else:
             lines.append(f"only one action: {self.best}")
+        stopped = m.get("stopped")
+        if stopped == "clear":
+            lines += wrap_line(f"stopped once the best action was clear (its edge above twice its 95% half-width), "
+                               f"before the edge was known to the precision asked ({m['precision']:g} {unit})")
+        elif stopped == "max_deals":
+            lines += wrap_line(f"stopped at --max-deals {m['max_deals']:,} before the edge was known to the "
+                               f"precision asked ({m['precision']:g} {unit})")
         if m.get("interrupted"):
             lines.append("interrupted: partial")
         return "\n".join(lines)
@@ -148,6 +158,25 @@ def _standing(total, cross, deals):
     scale = deals / max(deals - 1, 1)
     return mean, np.sqrt(np.maximum(np.diag(cov), 0.0) * scale / deals), best, second, edge, \
         math.sqrt(var * scale / deals)
+
+
+def _stopping(total, cross, deals, precision, count, max_deals, interrupted):
+    """The meta fields that say why the run stopped: ``reached_precision`` (the edge's
+    95% half-width under ``precision``) and ``stopped``: "precision", "clear" (the edge
+    clearly positive before that), "max_deals", "interrupted" or "one action"."""
+    _, _, _, _, edge, edge_se = _standing(total, cross, deals)
+    reached = bool(deals >= MIN_DEALS and Z95 * edge_se < precision)
+    if count == 1:
+        stopped = "one action"
+    elif interrupted:
+        stopped = "interrupted"
+    elif reached:
+        stopped = "precision"
+    elif deals >= MIN_DEALS and edge - 2 * Z95 * edge_se > 0:
+        stopped = "clear"
+    else:
+        stopped = "max_deals"
+    return {"reached_precision": reached or count == 1, "stopped": stopped}
 
 
 def _settled(total, cross, deals, precision):
@@ -250,7 +279,7 @@ def decide(table: Table, policies=None, rules=None, precision=None, max_deals=20
             "max_deals": max_deals, "seed": int(seed), "interrupted": interrupted,
             "runner_up": names[second], "seconds": round(time.perf_counter() - started, 3),
             "rules": {key: str(x) for key, x in (rules or {}).items()},
-            "units": "antes (ev, edge)"}
+            "units": "antes (ev, edge)", **_stopping(total, cross, deals, precision, k, max_deals, interrupted)}
     return DecisionResult(meta, frame, names[best], float(edge), float(edge_se))
 
 
@@ -360,4 +389,5 @@ def selection_decide(table: Table, policies=None, rules=None, precision=None, ma
                                     "expected final totals in points"))
     meta["units"] = f"{unit} (ev, edge): " + ("my expected share of the win, ties shared" if measure == "share" else
                                               "my expected final total")
+    meta.update(_stopping(total, cross, deals, precision, k, max_deals, interrupted))
     return DecisionResult(meta, frame, names[best], float(edge), float(edge_se))

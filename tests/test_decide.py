@@ -103,3 +103,24 @@ def test_decide_conditioned_on_the_choices_seen():
     r = decide(table, policies=policies, condition=True, max_deals=4000, seed=5)
     assert r.meta["kind"] == "offer" and r.meta["conditioned"]
     assert r.meta["effective_sample_size"] == r.meta["deals"] < r.meta["deals_played"]
+
+
+def test_the_result_says_why_the_run_stopped(capsys):
+    """A run that stops before the edge is known to the precision says so: the best
+    action clear early, or --max-deals reached; an exact tie says more deals will
+    not break it."""
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    clear = decide(load_table(examples / "do_ya.toml"), max_deals=50_000, threads=1)
+    assert clear.meta["stopped"] == "clear" and not clear.meta["reached_precision"]
+    assert clear.edge - 2 * 1.96 * clear.edge_se > 0 and clear.meta["deals"] < 50_000
+    assert "stopped once the best action was clear" in " ".join(clear.format_table().split())
+    short = decide(load_table(examples / "selection_rejection.toml"), max_deals=3_000, threads=1)
+    assert short.meta["stopped"] == "max_deals" and short.meta["deals"] == 3_000
+    assert "stopped at --max-deals 3,000 before the edge was known" in " ".join(short.format_table().split())
+    main(["decide", "sr", "-n", "2", "--dealer", "0", "--hole", "0=2h 5h 7h", "--up", "0=9h Jh 3s 4s", "--up",
+          "1=4d 6h Ks Kd", "--declared", "1=low", "--rule", "declare_mode=sequential", "--format", "json"])
+    tie = json.loads(capsys.readouterr().out)
+    assert tie["edge"] == 0 and tie["edge_se"] == 0 and tie["meta"]["stopped"] == "precision"
+    main(["decide", "sr", "-n", "2", "--dealer", "0", "--hole", "0=2h 5h 7h", "--up", "0=9h Jh 3s 4s", "--up",
+          "1=4d 6h Ks Kd", "--declared", "1=low", "--rule", "declare_mode=sequential"])
+    assert "the same on every deal: more deals would not tell them apart" in " ".join(capsys.readouterr().out.split())
