@@ -190,6 +190,8 @@ class EquityResult(_SeatsResult):
         lines = wrap_line(head) + [table]
         lines.append(f"(share: expected fraction of the pot; the unknown cards dealt from the "
                      f"{m['unseen']} unseen; policies: {m['field']})")
+        if m.get("model"):
+            lines.append(f"(note: {m['model']})")
         return "\n".join(part for line in lines for part in (wrap_line(line) if "\n" not in line else [line]))
 
 
@@ -199,7 +201,24 @@ def _seat_specs(v, n, policies):
     return seat_policies(v, n, policies)
 
 
+def _model_note(v, st):
+    """What a reader must know of how the unknown cards are dealt, where it is not
+    what the policies would have done: Anaconda's roll deals the others' unknown stack
+    cards from the unseen ones (keeps from the hands cannot be replayed to agree with
+    the cards turned up)."""
+    if v.name == "anaconda":
+        from kernels.games import anaconda as AN
+
+        if st[B.phase] == AN.PH_ROLL and st[P.n_unknown] > 0:
+            return ("in the roll the others' unknown stack cards are dealt at random from the unseen, not kept by "
+                    "their policies from their hands")
+    return None
+
+
 def _meta(v, n, st, me, unseen, values, precision, max_deals, seed, rules, **more):
+    note = _model_note(v, st)
+    if note:
+        more = {**more, "model": note}
     return {"variant": v.name, "players": n, "dealer": int(st[B.dealer]), "me": me, **more,
             "precision": precision, "max_deals": max_deals, "seed": seed, "unseen": unseen,
             "rules": {k: str(x) for k, x in (rules or {}).items()},

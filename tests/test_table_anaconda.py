@@ -156,6 +156,9 @@ def test_in_the_roll_the_unknown_stack_cards_are_random_unseen_cards():
     known = [codes("Th Td Kh Kd 2s"), codes("Ac Ad"), codes("5s 6s")]
     theirs = independent_share(known, [5] * 3, 0, trials=20_000, seed=7, excluded=codes("3c 4c"))
     agree(r, theirs, 20_000)
+    # The output says so: the others did not keep these stacks by their policies.
+    assert "in the roll the others' unknown stack cards are dealt at random" in r.meta["model"]
+    assert "(note: in the roll the others' unknown stack cards" in r.format_table()
 
 
 def test_the_high_presets_keep_the_best_high_five():
@@ -186,6 +189,7 @@ def test_every_stack_known_in_the_roll_has_an_exact_answer():
     assert r.seats.share_se.tolist() == [0.0, 0.0, 0.0]
     assert r.seats.ev.tolist() == [2.0, -1.0, -1.0]
     assert r.meta["deals"] == 4_000  # stopped at the first check: nothing left to chance
+    assert "model" not in r.meta  # no stack card is dealt
 
 
 def test_every_hand_known_after_the_passes_with_a_fixed_field_is_the_best_of_seven_showdown():
@@ -426,6 +430,9 @@ H7 = "As Ks Qs 9s 4s 8d 8h"
           passed=["7c 8c 9c"]), {}, "in the roll a card you passed is in its holder's stack or among its discards"),
     (dict(up={s: [c] for s, c in enumerate("2c 3c 4c 5c 6c".split())}, hole={0: "As Ks Qs 2c"}), {},
      r"card 2c is given twice \(up card of seat 0 and hole card of seat 0\)"),
+    (dict(hole={0: "As Ks Qs 9s 4s"}, gone="8d 8h", phase="roll"), {},
+     "phase roll with no card turned up and the others' stacks unknown: describe it as --phase stacked"),
+    (dict(hole={0: "As Ks Qs 9s 4s"}, gone="8d 8h", phase="stacked"), {}, None),
     (dict(passed="2c 3d 7h; 5c 6c", hole={0: H7}), {}, "card 2c you passed to seat 1 in pass 1 may have been passed on "
                                                         "since .*the passes are replayed only with the packets you "
                                                         "received; give received"),

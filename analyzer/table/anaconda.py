@@ -222,6 +222,13 @@ def _an_build(inp, table):
                                   f"every seat turns up its stack cards together")
         limit = mine_size = AN.STACK - rolled
         held = f"a stack has {limit} face down with {rolled} turned up"
+        if rolled == 0 and any(len([c for c in hole.get(s, []) if c is not None]) < AN.STACK
+                               for s in range(n) if s != me):
+            # In the roll a stack's unknown cards are dealt from the unseen ones; before any
+            # card is up, 'stacked' has the others keep and stack by their policies instead.
+            raise WantitError("phase roll with no card turned up and the others' stacks unknown: describe it as "
+                              "--phase stacked (the others then keep five of their hands and stack them by their "
+                              "policies; in the roll their unknown stack cards would be dealt at random)")
     else:
         limit = size
         mine_size = 5 if kept else size - len(chosen)
