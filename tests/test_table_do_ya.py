@@ -594,6 +594,8 @@ def test_a_seat_that_passed_over_the_pool_is_turned_up_its_fresh_card():
     (dict(up={0: "Ah Kh Qh Jh", 1: "2c 3c 4c 5c", 2: "2d 3d 4d 5d", 3: "2h 3h 4h 5h"}, declined=True),
      "no card is offered any more"),
     (dict(up={0: "Ah"}, pool="2c", declined="yes"), "declined: 'yes' should be true or false"),
+    (dict(up={0: "Ah"}, pool="2c", offer="Jc", declined=True),
+     "declined: seat 1's fresh card is not turned up yet, but offer gives it as turned up; give offer alone"),
 ])
 def test_an_impossible_declined_is_refused(table, message):
     inp = get_variant("do_ya").inputs(4)

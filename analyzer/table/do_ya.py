@@ -309,6 +309,9 @@ def _do_ya_state(inp, table):
             raise WantitError(f"offer: seat {turn} has refused or passed over the {len(pool)} rejects in the pool "
                               f"this turn (max_rejections = {max_rej}), so it must take the next card: give it as "
                               f"its up card")
+        if declined and offer:
+            raise WantitError(f"declined: seat {turn}'s fresh card is not turned up yet, but offer gives it as turned "
+                              f"up; give offer alone (a seat turned up a fresh card has passed over the rejects)")
         if declined and len(pool) == refusals:
             raise WantitError(f"declined: seat {turn} found no rejects on the table when its turn began (the pool's "
                               f"{len(pool)} card(s) are the ones it refused), so it had none to pass over")
