@@ -155,12 +155,12 @@ class BestResponse:
         return self.validation["gain_se"]
 
     def format_table(self):
-        from .text import fit_frame, wrap_line
+        from .text import count_of, fit_frame, wrap_line
 
         s, m, val = self.settings, self.meta, self.validation
         v = get_variant(s["variant"])
         p = PRIMARY[v.kind]
-        lines = wrap_line(f"{v.title}, {s['players']} players, seed {s['seed']}: best response of seat {s['seat']} "
+        lines = wrap_line(f"{v.title}, {count_of(s['players'], 'player')}, seed {s['seed']}: best response of seat {s['seat']} "
                           f"against the field ({'; '.join(spec_text(v, x) for x in s['field'])})")
         lines += wrap_line(f"{m['candidates']} candidates raced in {m['rounds']} rounds (each round the better "
                            f"half, twice the {v.unit}: {', '.join(f'{d:,}' for d in m['round_deals'])}), "
@@ -356,6 +356,7 @@ def _race_chart(result):
     """Each candidate's difference from the seat's own parameters with its 95%
     interval, over the deals it raced: the race as it was run."""
     from .charts import SIZE, _pyplot, _save
+    from .text import count_of
 
     s = result.settings
     v = get_variant(s["variant"])
@@ -370,7 +371,7 @@ def _race_chart(result):
     ax.set_xscale("log")
     ax.set_xlabel(f"{v.unit} raced (log scale)")
     ax.set_ylabel(f"{PRIMARY[v.kind]} minus own parameters'")
-    ax.set_title(f"{v.title}, {s['players']} players: best response of seat {s['seat']}\n"
+    ax.set_title(f"{v.title}, {count_of(s['players'], 'player')}: best response of seat {s['seat']}\n"
                  f"{len(t)} candidates, gain {result.gain:+.4f} +/- {Z95 * result.gain_se:.4f} on "
                  f"{result.validation['deals']:,} fresh {v.unit}", fontsize=10)
     ax.legend(fontsize=8)
@@ -406,11 +407,11 @@ class Tuning:
     files: list = field(default_factory=list)
 
     def format_table(self):
-        from .text import fit_frame, wrap_line
+        from .text import count_of, fit_frame, wrap_line
 
         s, m, e = self.settings, self.meta, self.exploitability
         v = get_variant(s["variant"])
-        lines = wrap_line(f"{v.title}, {s['players']} players, seed {s['seed']}: iterated best response over "
+        lines = wrap_line(f"{v.title}, {count_of(s['players'], 'player')}, seed {s['seed']}: iterated best response over "
                           f"{', '.join(name for name, _, _ in s['space'])}, every seat alike, from "
                           f"{spec_text(v, s['start'])}; {m['iterations']} iterations, {m['seconds']:.1f} s")
         names = [name for name, _, _ in s["space"]]
@@ -438,7 +439,7 @@ class Tuning:
                            f"{Z95 * e['gain_se']:.4f} {'antes a deal' if v.kind == 'pot' else 'of the wins'} "
                            f"(95%, on {e['deals']:,} fresh {v.unit}; noise threshold {s['tolerance']:g})")
         if m.get("saved"):
-            lines += wrap_line(f"saved as the tuned preset for {s['players']} players in {m['saved']}")
+            lines += wrap_line(f"saved as the tuned preset for {count_of(s['players'], 'player')} in {m['saved']}")
         if self.folder is not None:
             lines += wrap_line(f"written to {self.folder}/: {', '.join(self.files)}")
         return "\n".join(lines)

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .text import count_of
 from .variants import get_variant
 
 Z95 = 1.959963984540054
@@ -49,7 +50,7 @@ def sweep_charts(result, folder):
     summary, best, p = result.summary, result.best, result.primary
     who = "every seat alike, seat 0" if s["seat"] == "all" else f"seat {s['seat']}"
     label = {"ev": "net per deal (antes)", "p_win": "share of the games won"}[p]
-    header = f"{v.title}, {s['players']} players, {result.meta['deals']:,} {v.unit} a point"
+    header = f"{v.title}, {count_of(s['players'], 'player')}, {result.meta['deals']:,} {v.unit} a point"
     files = []
     plt = _pyplot()
     for name in names:

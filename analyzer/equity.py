@@ -23,7 +23,7 @@ from .errors import WantitError
 from .runs import check_seed, check_threads, numba_threads, whole
 from .table import Table, condition_data, table_state
 from .table.parse import _given
-from .text import fit_columns, wrap_line
+from .text import count_of, fit_columns, wrap_line
 from .variants import get_variant
 
 Z95 = 1.959963984540054
@@ -175,8 +175,10 @@ class EquityResult(_SeatsResult):
 
     def format_table(self, all_seats=False):
         m = self.meta
-        head = (f"{m['variant']}, {m['players']} players, dealer seat {m['dealer']}: equity of seat {m['me']}"
-                + (f" over all {m['deals']:,} ways the unknown cards can lie (exact)" if m["exact"] else
+        head = (f"{m['variant']}, {count_of(m['players'], 'player')}, dealer seat {m['dealer']}: equity of seat "
+                f"{m['me']}"
+                + ((f" over all {m['deals']:,} ways the unknown cards can lie (exact)" if m["deals"] != 1 else
+                    " over the one way the unknown cards can lie (exact)") if m["exact"] else
                    f" over {m['deals']:,} deals, 95% intervals (half-width {m['half_width']:.4f} on the share; "
                    f"asked {m['precision']:g})"))
         if not m["reached_precision"] and not m["exact"] and not m.get("interrupted"):

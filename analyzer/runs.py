@@ -45,7 +45,7 @@ def check_run(units, seed, chunk, threads, what="deals", least=1):
     a whole number in range. A run that reports standard errors needs ``least`` 2
     units: one deal's standard error is unknown, not 0."""
     if not least <= whole(units, what) <= MAX_UNITS:
-        why = f" (a standard error needs two; 'wantit deal' plays one)" if least == 2 else ""
+        why = " (a standard error needs two; 'wantit deal' plays one)" if least == 2 else ""
         raise WantitError(f"{what} must be at least {least}{why} and below 2**63, not {units}")
     check_seed(seed)
     if not 1 <= whole(chunk, "chunk") <= MAX_CHUNK:

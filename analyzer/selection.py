@@ -40,7 +40,7 @@ from .runs import (
     whole,
 )
 from .selection_config import KIND_MEANING, PROVISIONAL_NOTE, Board, Deck, resolve
-from .text import fit_frame, wrap_line
+from .text import count_of, fit_frame, wrap_line
 from .variants import SELECTION
 
 if TYPE_CHECKING:  # pandas is imported where a table is made (0.25 s of an equity query's start-up)
@@ -113,7 +113,7 @@ def setup(players=None, policies=None, rules=None, board=None, deck=None, par=Tr
     n = SELECTION.default_players if players is None else whole(players, "players")
     SELECTION.check_table(n, rules)
     if d.size < 7 * n:
-        raise WantitError(f"deck {d.name} has {d.size} cards; {n} players need at least {7 * n} (7 each)")
+        raise WantitError(f"deck {d.name} has {d.size} cards; {count_of(n, 'player')} need{'s' if n == 1 else ''} at least {7 * n} (7 each)")
     rules_vec = SELECTION.rules_vector(rules)
     values = [SELECTION.policy_values(spec) for spec in _seat_specs(n, policies)]
     policy_matrix = np.stack([SELECTION.policy_vector(v) for v in values])

@@ -7,6 +7,11 @@ import textwrap
 WIDTH = 100
 
 
+def count_of(number, noun):
+    """``"1 player"``, ``"3 players"``: a count with its noun, plural by adding s."""
+    return f"{number:,} {noun}{'' if number == 1 else 's'}"
+
+
 def fit_frame(frame, keep, width=WIDTH, **to_string):
     """``frame`` as text in blocks of columns no wider than ``width``, each block
     starting with the ``keep`` columns (the row's key, e.g. ``seat``)."""
