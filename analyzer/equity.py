@@ -329,7 +329,8 @@ def equity(table: Table, policies=None, rules=None, precision=None, max_deals=1_
     ev, ev_se = sums.mean_se(sums.net, sums.net_sq)
     seats = {
         "seat": np.arange(n), "policy": [val["preset"] for val in values],
-        "share": share, "share_se": share_se, "share_lo": share - Z95 * share_se, "share_hi": share + Z95 * share_se,
+        "share": share, "share_se": share_se, "share_lo": np.clip(share - Z95 * share_se, 0.0, 1.0),
+        "share_hi": np.clip(share + Z95 * share_se, 0.0, 1.0),
         "ev": ev, "ev_se": ev_se, "ev_lo": ev - Z95 * ev_se, "ev_hi": ev + Z95 * ev_se,
         "p_high": sums.high / sums.deals, "p_low": sums.low / sums.deals, "p_scoop": sums.scoop / sums.deals,
     }
@@ -534,7 +535,8 @@ def selection_equity(table: Table, policies=None, rules=None, precision=None, ma
     p_win = sums[4] / games
     seats = {
         "seat": np.arange(n), "policy": [val["preset"] for val in values],
-        "share": share, "share_se": share_se, "share_lo": share - Z95 * share_se, "share_hi": share + Z95 * share_se,
+        "share": share, "share_se": share_se, "share_lo": np.clip(share - Z95 * share_se, 0.0, 1.0),
+        "share_hi": np.clip(share + Z95 * share_se, 0.0, 1.0),
         "ev": ev, "ev_se": ev_se, "ev_lo": ev - Z95 * ev_se, "ev_hi": ev + Z95 * ev_se,
         "p_win": p_win, "p_win_se": np.sqrt(p_win * (1 - p_win) / max(games - 1, 1)), "p_tie": sums[5] / games}
     half = float(Z95 * (share_se if measure == "share" else ev_se)[me])

@@ -365,6 +365,17 @@ def test_an_interval_from_fewer_deals_than_the_stopping_rule_trusts_has_not_reac
     assert "stopped at --max-deals 500 before reaching the precision" in " ".join(capsys.readouterr().out.split())
 
 
+def test_a_share_interval_stays_within_0_and_1(capsys):
+    # From two deals the normal interval of a share reaches below 0: it printed as
+    # "(-0.2400-0.7400)". A share is a fraction of the pot.
+    r = equity(Table("sr", players=5), max_deals=2, seed=0, threads=1)
+    seats = r.seats
+    assert (seats.share_lo >= 0).all() and (seats.share_hi <= 1).all()
+    assert (seats.share_lo <= seats.share).all() and (seats.share <= seats.share_hi).all()
+    assert ((seats.share - 1.96 * seats.share_se) < 0).any()  # the case clipped
+    assert not re.search(r" \d\.\d{4} \(-", r.format_table())  # no share printed with a negative bound
+
+
 def test_a_precision_too_fine_to_reach_plays_to_max_deals():
     # The deals such a precision needs overflow a float (int(inf) had raised
     # OverflowError after the first chunk); the run plays its --max-deals and says so,
