@@ -160,8 +160,8 @@ class BestResponse:
         s, m, val = self.settings, self.meta, self.validation
         v = get_variant(s["variant"])
         p = PRIMARY[v.kind]
-        lines = wrap_line(f"{v.title}, {count_of(s['players'], 'player')}, seed {s['seed']}: best response of seat {s['seat']} "
-                          f"against the field ({'; '.join(spec_text(v, x) for x in s['field'])})")
+        lines = wrap_line(f"{v.title}, {count_of(s['players'], 'player')}, seed {s['seed']}: best response of "
+                          f"seat {s['seat']} against the field ({'; '.join(spec_text(v, x) for x in s['field'])})")
         lines += wrap_line(f"{m['candidates']} candidates raced in {m['rounds']} rounds (each round the better "
                            f"half, twice the {v.unit}: {', '.join(f'{d:,}' for d in m['round_deals'])}), "
                            f"{m['deals_played']:,} {v.unit} in all, {m['seconds']:.1f} s")
@@ -411,8 +411,8 @@ class Tuning:
 
         s, m, e = self.settings, self.meta, self.exploitability
         v = get_variant(s["variant"])
-        lines = wrap_line(f"{v.title}, {count_of(s['players'], 'player')}, seed {s['seed']}: iterated best response over "
-                          f"{', '.join(name for name, _, _ in s['space'])}, every seat alike, from "
+        lines = wrap_line(f"{v.title}, {count_of(s['players'], 'player')}, seed {s['seed']}: iterated best "
+                          f"response over {', '.join(name for name, _, _ in s['space'])}, every seat alike, from "
                           f"{spec_text(v, s['start'])}; {m['iterations']} iterations, {m['seconds']:.1f} s")
         names = [name for name, _, _ in s["space"]]
         shown = self.steps[["iteration", "kind", "candidates", "gain"]].copy()

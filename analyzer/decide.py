@@ -160,7 +160,7 @@ def _standing(total, cross, deals):
         math.sqrt(var * scale / deals)
 
 
-def _stopping(total, cross, deals, precision, count, max_deals, interrupted):
+def _stopping(total, cross, deals, precision, count, interrupted):
     """The meta fields that say why the run stopped: ``reached_precision`` (the edge's
     95% half-width under ``precision``) and ``stopped``: "precision", "clear" (the edge
     clearly positive before that), "max_deals", "interrupted" or "one action"."""
@@ -279,7 +279,7 @@ def decide(table: Table, policies=None, rules=None, precision=None, max_deals=20
             "max_deals": max_deals, "seed": int(seed), "interrupted": interrupted,
             "runner_up": names[second], "seconds": round(time.perf_counter() - started, 3),
             "rules": {key: str(x) for key, x in (rules or {}).items()},
-            "units": "antes (ev, edge)", **_stopping(total, cross, deals, precision, k, max_deals, interrupted)}
+            "units": "antes (ev, edge)", **_stopping(total, cross, deals, precision, k, interrupted)}
     return DecisionResult(meta, frame, names[best], float(edge), float(edge_se))
 
 
@@ -389,5 +389,5 @@ def selection_decide(table: Table, policies=None, rules=None, precision=None, ma
                                     "expected final totals in points"))
     meta["units"] = f"{unit} (ev, edge): " + ("my expected share of the win, ties shared" if measure == "share" else
                                               "my expected final total")
-    meta.update(_stopping(total, cross, deals, precision, k, max_deals, interrupted))
+    meta.update(_stopping(total, cross, deals, precision, k, interrupted))
     return DecisionResult(meta, frame, names[best], float(edge), float(edge_se))

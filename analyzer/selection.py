@@ -113,7 +113,8 @@ def setup(players=None, policies=None, rules=None, board=None, deck=None, par=Tr
     n = SELECTION.default_players if players is None else whole(players, "players")
     SELECTION.check_table(n, rules)
     if d.size < 7 * n:
-        raise WantitError(f"deck {d.name} has {d.size} cards; {count_of(n, 'player')} need{'s' if n == 1 else ''} at least {7 * n} (7 each)")
+        raise WantitError(f"deck {d.name} has {d.size} cards; {count_of(n, 'player')} need{'s' if n == 1 else ''} "
+                          f"at least {7 * n} (7 each)")
     rules_vec = SELECTION.rules_vector(rules)
     values = [SELECTION.policy_values(spec) for spec in _seat_specs(n, policies)]
     policy_matrix = np.stack([SELECTION.policy_vector(v) for v in values])

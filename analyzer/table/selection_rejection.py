@@ -226,7 +226,8 @@ def _sr_state(inp, table):
             holding = sorted(s for s in range(n) if not needs >> s & 1)
             could = sorted({t for held, t, r in positions if held == needs and r == refusals})
             holders = (f"seat {holding[0]} holding its card" if len(holding) == 1 else
-                       f"seats {', '.join(map(str, holding))} holding theirs" if holding else "no seat holding its card")
+                       f"seats {', '.join(map(str, holding))} holding theirs" if holding else
+                       "no seat holding its card")
             refused = "no refusal" if refusals == 0 else f"{refusals} refusal{'s' if refusals > 1 else ''}"
             raise WantitError(f"to: seat {to} cannot be offered a card with {refused} in round {rnd + 1}, led by "
                               f"seat {leader}, with {holders}: "
