@@ -17,7 +17,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+# decide and equity are imported before any test sets the tripwire: their module-level
+# imports of the engine's functions must bind the real ones (a line run first under the
+# tripwire left later tests' queries calling it).
+import analyzer.decide  # noqa: F401
 import analyzer.engine
+import analyzer.equity  # noqa: F401
 import analyzer.evaluate
 import analyzer.selection
 import analyzer.simulate
