@@ -799,10 +799,13 @@ def _selection():
 ALIASES = {
     "selection_rejection": ("sr", "selection-rejection", "want_it", "polish"),
     "do_ya": ("doya", "do-ya"),
-    "anaconda": ("pass_the_trash", "3-2-1", "howdy_doody"),
+    "anaconda": ("pass_the_trash", "3-2-1"),
     "train_wreck": ("tw", "train-wreck", "trainwreck"),
     "selection": ("rulespal", "selection_rulespal", "selection_scoring"),
 }
+# Names of a variant played under a rule, not other names of it: the alias alone
+# would play the plain game. Each is refused with the rule to give.
+RULE_NAMES = {"howdy_doody": ("anaconda", "wild=howdy_doody", "threes wild for high, kings wild for low")}
 _BUILDERS = {"selection_rejection": _selection_rejection, "do_ya": _do_ya, "anaconda": _anaconda,
              "train_wreck": _train_wreck, "selection": _selection}
 
@@ -849,4 +852,8 @@ def get_variant(name) -> Variant:
     for variant_name, aliases in ALIASES.items():
         if key == variant_name or key in (_variant_key(a) for a in aliases):
             return VARIANTS[variant_name]
+    for rule_name, (variant_name, rule, meaning) in RULE_NAMES.items():
+        if key == _variant_key(rule_name):
+            raise WantitError(f"{name} is {variant_name} with --rule {rule} ({meaning}): give the variant "
+                              f"{variant_name} and that rule")
     raise WantitError(f"unknown variant {name!r}; variants are: {', '.join(VARIANTS)}")
