@@ -87,3 +87,12 @@ def test_the_command_line_runs_every_game_the_same_way():
     assert code == 0
     for name in ALL:
         assert f"\n{name}: " in "\n" + out
+
+
+@pytest.mark.parametrize("name", ["howdy_doody", "Howdy Doody", "howdy-doody"])
+def test_a_name_of_a_variant_under_a_rule_is_refused_with_the_rule(name):
+    # As an alias it played plain Anaconda, without the wild cards the name promises.
+    from analyzer.errors import WantitError
+
+    with pytest.raises(WantitError, match="is anaconda with --rule wild=howdy_doody"):
+        get_variant(name)
