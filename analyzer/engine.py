@@ -18,6 +18,7 @@ from .cards import parse_cards
 from .errors import WantitError
 from .evaluate import _tables
 from .progress import compile_notice
+from .runs import whole
 
 MAX_EVENTS = 20_000
 EMPTY_I = np.zeros(0, np.int64)
@@ -94,9 +95,24 @@ def new_state(inp: Inputs, dealer=None, stacked=None) -> np.ndarray:
     if stacked is not None:
         if "deck" not in inp.state_layout:
             raise WantitError(f"{inp.variant.name}: a stacked deck is part of the game's inputs, not of new_state")
-        order = parse_cards(stacked) if isinstance(stacked, str) else np.asarray(stacked, np.uint8)
-        C.stack_stock(st, np.asarray(order, np.int64))
+        C.stack_stock(st, np.asarray(parse_cards(stacked), np.int64))  # unknown or repeated cards refused
     return st
+
+
+def check_state(inp: Inputs, st, what="state"):
+    """Refuse, before a kernel reads it, an array that is not a table state of this
+    game and table size: the kernels index it by the game's layout, unchecked (a short
+    array was read out of bounds)."""
+    size = inp.state_layout.size
+    if not isinstance(st, np.ndarray) or st.dtype != np.int64 or st.ndim != 1 or not st.flags.c_contiguous:
+        raise WantitError(f"{what} must be a table state (a contiguous 1-D int64 array from new_state), got "
+                          f"{type(st).__name__}" + (f" of {st.dtype}, shape {st.shape}" if isinstance(st, np.ndarray)
+                                                     else ""))
+    if st.shape[0] != size:
+        raise WantitError(f"{what} holds {st.shape[0]} values; a {inp.variant.name} table state holds {size} "
+                          f"(a state of another game?)")
+    if int(st[C.B.players]) != inp.players:
+        raise WantitError(f"{what} is a {int(st[C.B.players])}-player table; these inputs are for {inp.players}")
 
 
 def new_stream(seed, deal) -> np.ndarray:
@@ -124,6 +140,11 @@ def play_state(inp: Inputs, st, stream, stop=-1, forced=-1, trace=True, result=N
     ``forced`` is the action of the next decision, which must be one of its legal
     actions (``decision``). Events are appended after those already counted in
     the state."""
+    check_state(inp, st)
+    if not st.flags.writeable:
+        raise WantitError("state must be writeable: play_state plays on it in place (pass st.copy())")
+    forced = whole(forced, "forced")
+    stop = whole(stop, "stop")
     if forced >= 0:
         before = _play(inp, st, stream, int(st[C.B.decisions]), -1, trace, result)
         kind, seat, actions = decision(inp, st)
@@ -155,6 +176,7 @@ def _play(inp: Inputs, st, stream, stop, forced, trace, result) -> Played:
 def decision(inp: Inputs, st):
     """``(kind name, seat, legal actions)`` at the decision ``st`` stopped at
     (``("none", -1, [])`` when the deal is over)."""
+    check_state(inp, st)
     _load(inp)
     actions = E.new_actions()
     scratch = np.zeros(E.SCRATCH, np.int64)
@@ -165,7 +187,12 @@ def decision(inp: Inputs, st):
 
 def play_batch(inp: Inputs, start, seed, first, count, rotate_dealer=True, forced=-1) -> np.ndarray:
     """Result rows of deals ``first .. first + count - 1`` from copies of ``start``;
-    ``forced`` >= 0 is the action of each deal's first decision."""
+    ``forced`` >= 0 is the action of each deal's first decision (one of its legal
+    actions: the deals are not checked, as ``play_state`` checks one)."""
+    check_state(inp, start, "start")
+    count, forced = whole(count, "count"), whole(forced, "forced")
+    if count < 0:
+        raise WantitError(f"count must be 0 or more, not {count}")
     _load(inp, batch=True)
     out = np.zeros((count, inp.result_layout.size), np.float64)
     E.play_batch(inp.game, _tables(), inp.rules, inp.params, inp.idata, inp.fdata, start, int(seed), int(first),
@@ -178,6 +205,7 @@ def simulation_totals(inp: Inputs, start, seed, first, count, rotate_dealer=True
     ``start``, one row per block of deals (``kernels.engine.simulation_totals``: per
     seat the net and its square in parts, wins, scoops, declarations and final
     hands; the carry, the winning hands and the deals without a low)."""
+    check_state(inp, start, "start")
     _load(inp, batch="totals")
     return E.simulation_totals(inp.game, _tables(), inp.rules, inp.params, inp.idata, inp.fdata, start, int(seed),
                                int(first), int(count), bool(rotate_dealer), bool(has_low), inp.result_layout.size)
@@ -187,6 +215,7 @@ def equity_sums(inp: Inputs, start, seed, first, count, carried_in=0.0, ante=1.0
     """The equity sums of pot-game deals ``first .. first + count - 1`` from copies of
     ``start`` (``kernels.engine.equity_sums``: deals kept, rejected, void, then per
     seat the share, share squared, net, net squared, high, low and scoop sums)."""
+    check_state(inp, start, "start")
     _load(inp, batch="sums")
     return E.equity_sums(inp.game, _tables(), inp.rules, inp.params, inp.idata, inp.fdata, start, int(seed),
                          int(first), int(count), float(carried_in), float(ante), inp.result_layout.size)

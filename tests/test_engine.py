@@ -193,6 +193,44 @@ def test_forcing_an_illegal_action_or_after_the_end_is_a_clear_error():
         play_state(inp, st, new_stream(0, 0), forced=0)
 
 
+def test_a_state_of_another_game_size_or_shape_is_a_clear_error():
+    """The kernels index a state by the game's layout without checks: a short array
+    was read out of bounds (play_state crashed the process), another game's state or
+    another table size played on as if it fitted."""
+    from analyzer.engine import play_batch
+    from analyzer.errors import WantitError
+
+    inp = _inputs("do_ya", n=4)
+    st = new_state(inp, dealer=3)
+    cases = [
+        (lambda: play_state(inp, st[:10].copy(), new_stream(0, 0)), "state holds 10 values; a do_ya table state "
+                                                                    "holds"),
+        (lambda: play_batch(inp, st[:10].copy(), 1, 0, 3), "start holds 10 values"),
+        (lambda: decision(inp, st[:10].copy()), "state holds 10 values"),
+        (lambda: play_state(_inputs("selection_rejection", n=4), st.copy(), new_stream(0, 0)),
+         "a selection_rejection table state holds"),
+        (lambda: play_state(_inputs("do_ya", n=5), st.copy(), new_stream(0, 0)), "state is a 4-player table; these "
+                                                                                 "inputs are for 5"),
+        (lambda: play_state(inp, list(st), new_stream(0, 0)), "must be a table state"),
+        (lambda: play_state(inp, st.astype(np.float64), new_stream(0, 0)), "must be a table state"),
+        (lambda: play_batch(inp, st, 1, 0, -1), "count must be 0 or more"),
+        (lambda: play_batch(inp, st, 1, 0, 1.5), "count must be a whole number"),
+        (lambda: play_state(inp, st.copy(), new_stream(0, 0), stop=None), "stop must be a whole number"),
+        (lambda: new_state(inp, stacked=[0] * 10), "duplicate card '2c'"),
+        (lambda: new_state(inp, stacked=[52]), "unknown card code 52"),
+        (lambda: new_state(inp, stacked=[0, -1]), "unknown card code -1"),
+    ]
+    read_only = st.copy()
+    read_only.flags.writeable = False
+    cases.append((lambda: play_state(inp, read_only, new_stream(0, 0)), "state must be writeable"))
+    for call, message in cases:
+        with pytest.raises(WantitError, match=message.replace("(", r"\(")):
+            call()
+    from kernels.rng import DECK_SIZE
+
+    assert new_state(inp, stacked=["2c", "3c"])[C.P.deck + DECK_SIZE] == 2  # card strings stack too
+
+
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_rules_and_policy_vectors_follow_the_kernels_layouts(name):
     """Every policy parameter sits at the slot of its own name in the kernel's policy
