@@ -427,13 +427,15 @@ def format_table(r: SelectionResult) -> str:
     m = r.meta
     stopped = (f" (every p_win_se below {m['target_se']:g})" if m.get("reached_target_se")
                and m["games"] < m["requested_games"] else "")
+    if m.get("target_se") is not None and not m.get("reached_target_se") and not m["interrupted"]:
+        stopped = f" (--target-se {m['target_se']:g} not reached: some p_win_se is above it)"
     if m["interrupted"]:
         stopped += f" (interrupted: partial, {m['requested_games']:,} asked)"
     from .simulate import compact_policies
 
     four = {"float_format": lambda x: f"{x:.4f}"}
-    lines = [f"{m['title']}: {m['players']} player{'s' if m['players'] != 1 else ''}, {m['games']:,} games"
-             f"{stopped}, seed {m['seed']}",
+    lines = [*wrap_line(f"{m['title']}: {count_of(m['players'], 'player')}, {m['games']:,} games{stopped}, "
+                        f"seed {m['seed']}"),
              f"board: {m['board']}"]
     if m["board_provisional"]:
         lines.append(f"  {m['board_note']}")

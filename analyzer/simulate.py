@@ -35,7 +35,7 @@ from .errors import WantitError
 from .engine import Inputs, new_state, simulation_totals
 from .evaluate import Category
 from .runs import check_run, check_target_se, resume, run_chunks, whole
-from .text import fit_frame, wrap_items, wrap_line
+from .text import count_of, fit_frame, wrap_items, wrap_line
 from .variants import Variant, get_variant
 
 if TYPE_CHECKING:  # pandas is imported where a table is made, not with this module
@@ -260,11 +260,14 @@ class SimulationResult:
         meta = self.meta
         stopped = (f" (every ev_se below {meta['target_se']:g} antes)" if meta["reached_target_se"]
                    and meta["deals"] < meta["requested_deals"] else "")
+        if meta.get("target_se") is not None and not meta["reached_target_se"] and not meta["interrupted"]:
+            stopped = f" (--target-se {meta['target_se']:g} not reached: some ev_se is above it)"
         carried = f", pot carried over {meta['carried_over']:g} chips" if meta["carried_over"] else ""
         if meta["interrupted"]:
             stopped += f" (interrupted: partial, {meta['requested_deals']:,} asked)"
         four = {"float_format": lambda x: f"{x:.4f}"}
-        lines = wrap_line(f"{meta['variant']}, {meta['players']} players, {meta['deals']:,} deals{stopped}, "
+        lines = wrap_line(f"{meta['variant']}, {count_of(meta['players'], 'player')}, {meta['deals']:,} deals"
+                          f"{stopped}, "
                           f"seed {meta['seed']}; nets in antes{carried}")
         if meta.get("field"):
             lines += wrap_line(meta["field"])

@@ -864,6 +864,9 @@ def test_target_se_stops_when_every_seats_win_share_is_precise_enough():
     # The chunk before the stop was not yet precise enough: one chunk fewer misses it.
     fewer = simulate_selection(players=2, games=r.meta["games"] - 100, seed=2, chunk=100)
     assert (fewer.seats.p_win_se >= 0.03).any()
+    short = simulate_selection(players=2, games=200, seed=2, chunk=100, target_se=0.03)
+    assert not short.meta["reached_target_se"]
+    assert "(--target-se 0.03 not reached: some p_win_se is above it)" in " ".join(short.format_table().split())
     with pytest.raises(WantitError, match="target_se must be a positive"):
         simulate_selection(players=2, games=10, target_se=0)
 

@@ -335,6 +335,8 @@ def test_target_se_stops_when_every_seat_is_precise_enough():
     assert (fewer.seats.ev_se >= 0.02).any()  # it stopped at the first chunk that got there
     never = simulate("selection_rejection", players=3, deals=2000, seed=4, chunk=1000, target_se=1e-6)
     assert never.meta["deals"] == 2000 and not never.meta["reached_target_se"]
+    assert "(--target-se 1e-06 not reached: some ev_se is above it)" in " ".join(never.format_table().split())
+    assert "not reached" not in r.format_table()
     with pytest.raises(WantitError, match="target_se"):
         simulate("selection_rejection", players=3, deals=10, target_se=0)
 
