@@ -526,8 +526,8 @@ def _command_line():
 @cli.command()
 @click.argument("variant", required=False)
 @click.option("--param", "param_items", multiple=True, metavar="NAME=LOW:HIGH:STEP|a,b,c",
-              help="A policy parameter and its values (both ends included); repeatable: the grid is every "
-                   "combination.")
+              help="A policy parameter and its values (LOW, LOW+STEP, ... up to HIGH, HIGH included when "
+                   "the steps reach it); repeatable: the grid is every combination.")
 @click.option("--deals", "-d", type=int, default=20_000, show_default=True,
               help="Deals played at every point (games, for Selection).")
 @click.option("--chunk", type=int, default=None,

@@ -41,7 +41,8 @@ Z95 = 1.959963984540054
 
 
 def parse_values(text, name):
-    """``lo:hi:step`` (both ends included), ``a,b,c`` or one value, as floats."""
+    """``lo:hi:step`` (lo, lo + step, ... up to hi: hi included when the steps reach
+    it), ``a,b,c`` or one value, as floats."""
     text = str(text).strip()
     try:
         parts = [float(x) for x in text.split(":" if ":" in text else ",")]
