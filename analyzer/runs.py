@@ -120,6 +120,8 @@ def resume(checkpoint, settings, totals_type, fresh, target=None):
     totals = saved["totals"]
     bad = sorted(set(totals) ^ set(expected))
     bad += [k for k in expected if k in totals and not _same_shape(totals[k], expected[k], k in fresh.SIGNED)]
+    if "players" in expected and totals.get("players") != expected["players"]:
+        bad.append("players")  # the per-seat lists are read by it
     if bad:
         raise WantitError(f"checkpoint {checkpoint} is damaged: bad or missing totals {', '.join(bad)}")
     loaded = totals_type.from_dict(totals)

@@ -203,6 +203,8 @@ def _checkpoints():
         "sr3_float.json": sr_file(deals=10.0),
         "sr3_text.json": sr_file(deals="10"),
         "sr3_wins.json": sr_file(full=True, wins_high=[11, 0, 0]),
+        "sr3_players4.json": sr_file(full=True, players=4),
+        "sr3_players2.json": sr_file(full=True, players=2),
         "sr3_squares.json": sr_file(full=True, net=[5000, 0, 0]),
         "sr3_nested.json": sr_file(categories=[[[0]] * 10] * 3),
         "sr3_1000.json": sr_file(deals=1000, categories=[[1000] + [0] * 9 for _ in range(3)]),
@@ -402,6 +404,9 @@ def test_hand_options_are_checked_before_evaluating(argv, message, no_kernels, c
     ("simulate sr -n 3 --checkpoint {tmp}/sr3_missing.json", "missing totals net_sq"),
     ("simulate sr -n 3 --checkpoint {tmp}/sr3_negative.json", "damaged: bad or missing totals wins_high"),
     ("simulate sr -n 3 --checkpoint {tmp}/sr3_wins.json", "wins_high exceeds the 10 deals"),
+    # Its per-seat lists are read by its player count: 4 ended in an IndexError.
+    ("simulate sr -n 3 --checkpoint {tmp}/sr3_players4.json", "damaged: bad or missing totals players"),
+    ("simulate sr -n 3 --checkpoint {tmp}/sr3_players2.json", "damaged: bad or missing totals players"),
     ("simulate sr -n 3 --checkpoint {tmp}/sr3_squares.json", "contradict"),
     ("simulate sr -n 3 --deals 10 --checkpoint {tmp}/sr3_1000.json", "already holds 1,000 deals"),
     ("simulate sr -n 4 --checkpoint {tmp}/sr3_1000.json", "other settings"),
