@@ -2,6 +2,7 @@
 
 import json
 import sys
+from functools import partial
 
 import click
 
@@ -483,13 +484,17 @@ def decide(variant, state_file, policy_items, rule_items, precision, max_deals, 
         sys.exit(130)
 
 
-def _sweep_options(command):
+def _sweep_options(command, all_seats=True):
     """The flags a sweep and a best response share: the table, the field, the
-    deals, and where and how the work runs."""
+    deals, and where and how the work runs (``all_seats``: --seat may be 'all')."""
+    seat = (click.option("--seat", default="0", show_default=True, metavar="SEAT|all",
+                         help="The seat whose parameters change (the others play the field), or 'all' alike.")
+            if all_seats else
+            click.option("--seat", default="0", show_default=True, metavar="SEAT",
+                         help="The seat whose parameters change (the others play the field)."))
     for decorator in reversed([
         click.option("--players", "-n", type=int, default=None, help="Number of players (default: the variant's)."),
-        click.option("--seat", default="0", show_default=True, metavar="SEAT|all",
-                     help="The seat whose parameters change (the others play the field), or 'all' alike."),
+        seat,
         click.option("--policy", "policy_items", multiple=True, metavar="SEAT=PRESET[:k=v,...]",
                      help="The field: a seat's policy (or 'all'); repeatable. The swept seat starts from its own."),
         click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE", help="A rules option; repeatable."),
@@ -610,7 +615,7 @@ def sweep(variant, param_items, deals, chunk, reference, resume, from_run, playe
               help="Fresh deals the winner and the seat's own parameters are measured on.")
 @click.option("--resume", is_flag=True,
               help="Continue an interrupted race: the one at --run-id, or the latest made with these settings.")
-@_sweep_options
+@partial(_sweep_options, all_seats=False)
 def best_response(variant, param_items, deals, candidates, validate, resume, players, seat, policy_items, rule_items,
                   seed, threads, workers, scheduler, results_root, run_id, no_charts, fmt, **game_settings):
     """Find the parameters that maximise one seat's net (Selection: its share of the

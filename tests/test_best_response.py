@@ -233,3 +233,16 @@ def test_no_charts_writes_the_tables_and_run_json_only(tmp_path):
                for run_id in ("charts", "plain")}
     assert written["charts"] == sorted(written["plain"] + ["race.png"])
     assert "race.png" not in json.loads((tmp_path / "selection_rejection" / "plain" / "run.json").read_text())["files"]
+
+
+def test_the_best_response_help_offers_one_seat_as_it_takes_one(capsys):
+    # It offered --seat SEAT|all, and 'all' is refused (wantit tune answers for every seat).
+    from analyzer.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["best-response", "--help"])
+    out = capsys.readouterr().out
+    assert "--seat SEAT " in out and "SEAT|all" not in out
+    with pytest.raises(SystemExit):
+        main(["sweep", "--help"])
+    assert "--seat SEAT|all" in capsys.readouterr().out
