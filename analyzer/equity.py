@@ -351,7 +351,11 @@ SELECTION_EQUITY_PRECISION = {"share": 0.005, "total": 1.0}
 
 
 def is_scored(table: Table) -> bool:
-    """Whether ``table`` is of a game scored on a board (Selection), not a pot game."""
+    """Whether ``table`` is of a game scored on a board (Selection), not a pot game
+    (and ``WantitError`` for anything but a ``Table``: every query asks this first)."""
+    if not isinstance(table, Table):
+        raise WantitError(f"a query takes a Table (analyzer.table.Table, or load_table(path) for a state file), "
+                          f"not {type(table).__name__} {table!r}")
     return get_variant(table.variant).kind == "scored"
 
 

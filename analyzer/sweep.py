@@ -68,6 +68,9 @@ def parse_grid(items, variant):
     -> ``[(name, [values])]``, each name a policy parameter of ``variant`` and each
     value in its range."""
     v = get_variant(variant)
+    if isinstance(items, str) or not isinstance(items, (dict, list, tuple)):
+        raise WantitError(f"a grid is a dict of parameter -> values or a list of 'NAME=VALUES' items, not "
+                          f"{type(items).__name__} {items!r}")
     pairs = list(items.items()) if isinstance(items, dict) else []
     if not isinstance(items, dict):
         for item in items:
@@ -84,7 +87,17 @@ def parse_grid(items, variant):
         if name in seen:
             raise WantitError(f"--param {name} is given twice")
         seen.add(name)
-        values = parse_values(values, name) if isinstance(values, str) else [float(x) for x in values]
+        if isinstance(values, str):
+            values = parse_values(values, name)
+        else:
+            try:
+                values = [float(x) for x in values]
+            except (TypeError, ValueError):
+                raise WantitError(f"--param {name}: values are a list of numbers or text, not {values!r}") from None
+            if not values:
+                raise WantitError(f"--param {name}: no values given")
+            if len(set(values)) != len(values):
+                raise WantitError(f"--param {name}: a value is given twice")
         for x in values:
             if not p.low <= x <= p.high:
                 raise WantitError(f"--param {name}: {x:g} is out of range {p.low:g}..{p.high:g}")
@@ -149,8 +162,8 @@ def sweep_settings(variant, players=None, grid=(), seat=0, field=None, rules=Non
     grid = parse_grid(grid, v)
     points = grid_points(grid)
     specs = field_specs(v, n, field)
-    rules_text = {k: str(x) for k, x in (rules or {}).items()}
     v.rules_vector(rules)  # bad rules values are refused here
+    rules_text = {k: str(x) for k, x in (rules or {}).items()}
     if v.kind == "scored":  # the board and deck files are read (and refused) before any kernel runs
         from .selection import setup
 

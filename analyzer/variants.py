@@ -213,6 +213,8 @@ class Variant:
     def chosen_rules(self, rules=None) -> dict:
         """Every option's value: the defaults with ``rules`` applied (names checked)."""
         chosen = self.default_rules()
+        if rules is not None and not isinstance(rules, Mapping):
+            raise WantitError(f"rules must be a dict of option = value, not {type(rules).__name__} {rules!r}")
         for name, value in (rules or {}).items():
             self.option(name)
             chosen[name] = value
@@ -268,6 +270,9 @@ class Variant:
         if isinstance(spec, str):
             name, overrides = split_policy_spec(spec)
             spec = {"preset": name or self.default_preset, **overrides}
+        if not isinstance(spec, Mapping):
+            raise WantitError(f"a policy is a preset name, 'name:k=v,...' or a dict of parameter values, not "
+                              f"{type(spec).__name__} {spec!r}")
         spec = dict(spec)
         preset = spec.pop("preset", self.default_preset)
         if preset == "tuned":  # the tuned values (at the default player count, unless given)

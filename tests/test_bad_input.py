@@ -11,6 +11,7 @@ in fact legal, shows up as a failure here.
 """
 
 import json
+import re
 import shlex
 from pathlib import Path
 
@@ -459,3 +460,35 @@ def test_an_empty_board_path_is_named_so():
 
     with pytest.raises(WantitError, match="board file '' is not a file path"):
         load_board("")
+
+
+def _api_calls():
+    from analyzer.decide import decide
+    from analyzer.equity import equity
+    from analyzer.simulate import simulate
+    from analyzer.sweep import sweep
+    from analyzer.table import Table, load_table
+
+    small = dict(players=3, deals=100, write=False)
+    return [
+        (lambda: simulate("sr", players=3, deals=100, policies={0: 3}), "a policy is a preset name"),
+        (lambda: simulate("sr", players=3, deals=100, rules="max_rejections=1"), "rules must be a dict"),
+        (lambda: equity(Table("sr", players=3), rules=[("split_mode", "high_only")]), "rules must be a dict"),
+        (lambda: equity("examples/selection_rejection.toml"), "a query takes a Table"),
+        (lambda: decide(None), "a query takes a Table"),
+        (lambda: load_table(3), "state file 3 is not a file path"),
+        (lambda: sweep("sr", {"take_threshold": []}, **small), "take_threshold: no values given"),
+        (lambda: sweep("sr", {"take_threshold": 0.5}, **small), "values are a list of numbers or text"),
+        (lambda: sweep("sr", {"take_threshold": [0.5, 0.5]}, **small), "a value is given twice"),
+        (lambda: sweep("sr", "take_threshold=0:1", **small), "a grid is a dict of parameter -> values"),
+        (lambda: sweep("sr", {"take_threshold": [0, 1]}, rules="x=1", **small), "rules must be a dict"),
+    ]
+
+
+@pytest.mark.parametrize("case", range(len(_api_calls())))
+def test_python_calls_of_the_wrong_type_are_one_clear_error(case, no_kernels):
+    # Each ended in a TypeError, AttributeError or IndexError of the code inside, or
+    # read a string one letter at a time.
+    call, message = _api_calls()[case]
+    with pytest.raises(WantitError, match=re.escape(message)):
+        call()

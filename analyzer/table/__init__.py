@@ -37,6 +37,7 @@ that have acted and those still to act, and the hole cards taken blind
 """
 
 import json
+import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -158,6 +159,8 @@ def table_from_flags(variant, players=None, dealer=None, me=0, hole=(), up=(), g
 def load_table(path, variant=None) -> Table:
     """A ``Table`` from a TOML (``.toml``) or JSON (``.json``) file with the fields of
     ``Table``; ``hole`` and ``up`` are tables of seat = cards."""
+    if not isinstance(path, (str, os.PathLike)) or not str(path).strip():
+        raise WantitError(f"state file {path!r} is not a file path")
     p = Path(path)
     try:
         raw = p.read_bytes()
