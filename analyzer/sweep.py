@@ -538,7 +538,10 @@ class SweepResult:
         lines = wrap_line(f"{v.title}, {s['players']} players, {m['deals']:,} {v.unit} a point{partial}, "
                           f"seed {s['seed']}: {who}, {self.primary} in {unit}; the same {v.unit} at every "
                           f"point, so diff (from the reference, *) is measured {v.unit[:-1]} by {v.unit[:-1]}")
-        lines += wrap_line("field: " + "; ".join(f"{i}={spec_text(v, spec)}" for i, spec in enumerate(s["field"])))
+        # A space after each comma lets the line wrap between settings, not inside one
+        # (a policy spec reads the same with it).
+        lines += wrap_line("field: " + "; ".join(f"{i}={spec_text(v, spec)}" for i, spec in enumerate(s["field"]))
+                           .replace(",", ", "))
         summary = self.summary
         p = self.primary
         table = summary.drop(columns=["reference", "point"]).copy()

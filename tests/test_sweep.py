@@ -219,3 +219,13 @@ def test_a_damaged_run_json_is_one_error_before_any_deal(tmp_path, damage, messa
     path.write_text(json.dumps({"settings": settings}))
     with pytest.raises(WantitError, match=f"run.json is damaged: {message}".replace("[", "\\[").replace("]", "\\]")):
         S.rerun(path, results=tmp_path)
+
+
+def test_the_field_line_wraps_between_settings_not_inside_one(tmp_path):
+    # It wrapped inside names and numbers ("low_ma" / "x=8", "deny_weight=0.3" / "148").
+    r = S.sweep("sr", {"take_threshold": [0, 1]}, players=3, deals=200, field="tuned", results=tmp_path,
+                charts=False)
+    field = [line for line in r.format_table().splitlines() if line.startswith("field:")]
+    text = r.format_table().split("field:")[1].split("\npoint")[0]
+    settings = [x.strip() for part in text.split(";") for x in part.split(":", 1)[-1].split(",")]
+    assert field and all(x.count("=") == 1 and "\n" not in x for x in settings if x), settings
