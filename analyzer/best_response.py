@@ -162,7 +162,7 @@ class BestResponse:
         p = PRIMARY[v.kind]
         lines = wrap_line(f"{v.title}, {count_of(s['players'], 'player')}, seed {s['seed']}: best response of "
                           f"seat {s['seat']} against the field "
-                          f"({'; '.join(spec_text(v, x) for x in s['field']).replace(',', ', ')})")
+                          f"({'; '.join(spec_text(v, x) for x in s['field'])})")
         lines += wrap_line(f"{m['candidates']} candidates raced in {m['rounds']} rounds (each round the better "
                            f"half, twice the {v.unit}: {', '.join(f'{d:,}' for d in m['round_deals'])}), "
                            f"{m['deals_played']:,} {v.unit} in all, {m['seconds']:.1f} s")

@@ -528,20 +528,17 @@ class SweepResult:
         return s.loc[s[self.primary].idxmax()]
 
     def format_table(self):
-        from .text import fit_frame, wrap_line
+        from .text import count_of, fit_frame, wrap_line
 
         s, m = self.settings, self.meta
         v = get_variant(s["variant"])
         who = ("every seat alike (seat 0 shown)" if s["seat"] == "all" else f"seat {s['seat']}")
         unit = "antes a deal" if v.kind == "pot" else "share of the wins"
         partial = f" (interrupted: partial, {s['deals']:,} asked)" if m["interrupted"] else ""
-        lines = wrap_line(f"{v.title}, {s['players']} players, {m['deals']:,} {v.unit} a point{partial}, "
+        lines = wrap_line(f"{v.title}, {count_of(s['players'], 'player')}, {m['deals']:,} {v.unit} a point{partial}, "
                           f"seed {s['seed']}: {who}, {self.primary} in {unit}; the same {v.unit} at every "
                           f"point, so diff (from the reference, *) is measured {v.unit[:-1]} by {v.unit[:-1]}")
-        # A space after each comma lets the line wrap between settings, not inside one
-        # (a policy spec reads the same with it).
-        lines += wrap_line("field: " + "; ".join(f"{i}={spec_text(v, spec)}" for i, spec in enumerate(s["field"]))
-                           .replace(",", ", "))
+        lines += wrap_line("field: " + "; ".join(f"{i}={spec_text(v, spec)}" for i, spec in enumerate(s["field"])))
         summary = self.summary
         p = self.primary
         table = summary.drop(columns=["reference", "point"]).copy()

@@ -114,11 +114,12 @@ def split_policy_spec(spec: str):
 
 
 def spec_text(v, spec) -> str:
-    """A seat's values (``policy_values``) as ``preset:changed=value,...``, naming only
-    the parameters that differ from the preset's."""
+    """A seat's values (``policy_values``) as ``preset:changed=value, ...``, naming only
+    the parameters that differ from the preset's. A space after each comma lets a
+    long line wrap between settings, not inside one; a policy spec reads the same."""
     preset = v.policy_values(spec["preset"])
     changed = [f"{k}={x:g}" for k, x in spec.items() if k != "preset" and x != preset[k]]
-    return spec["preset"] + (":" + ",".join(changed) if changed else "")
+    return spec["preset"] + (":" + ", ".join(changed) if changed else "")
 
 
 @dataclass(frozen=True)
