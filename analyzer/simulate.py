@@ -392,8 +392,18 @@ def simulate(variant, players=None, policies=None, rules=None, deals=100_000, se
     ``target_se``: stop early, after the first chunk where every seat's ``ev_se``
     (antes) is below it (``deals`` is then the most played).
     ``progress(done, total)`` is called after each chunk.
+
+    Selection, the board-scoring game, is played by its own driver
+    (``analyzer.selection.simulate_selection``: ``deals`` counts games, ``target_se``
+    is a ``p_win_se``, and the board and deck are its defaults).
     """
     v = get_variant(variant)
+    if v.kind == "scored":
+        from .selection import simulate_selection
+
+        return simulate_selection(players=players, policies=policies, rules=rules, games=deals, seed=seed,
+                                  threads=threads, chunk=chunk, rotate_dealer=rotate_dealer, checkpoint=checkpoint,
+                                  progress=progress, target_se=target_se)
     n = v.default_players if players is None else whole(players, "players")
     v.check_table(n, rules)
     check_run(deals, seed, chunk, threads, least=2)

@@ -506,6 +506,17 @@ def test_an_unwritable_checkpoint_is_refused_before_any_deal(tmp_path):
     assert played == []
 
 
+def test_simulate_plays_selection_through_its_own_driver():
+    """analyzer.simulate.simulate("selection") had read a pot game's rules vector and
+    ended in an IndexError: it is Selection's driver, deals counting games."""
+    from analyzer.selection import simulate_selection
+
+    r = simulate("selection", players=3, deals=200, seed=4, chunk=100)
+    assert r.meta["games"] == 200
+    assert r.seats.p_win.sum() == pytest.approx(1.0, abs=1e-12)  # each game's win is shared out in full
+    assert r.seats.equals(simulate_selection(players=3, games=200, seed=4, chunk=100).seats)
+
+
 def test_a_damaged_selection_checkpoint_is_refused(tmp_path):
     from analyzer.selection import simulate_selection
 
