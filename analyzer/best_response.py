@@ -23,11 +23,12 @@ import numpy as np
 
 from .errors import WantitError
 from .runs import check_seed, whole
-from .sweep import (PRIMARY, Z95, _mean_se, check_workers, dask_client, field_specs, metric_names, metric_scales,
-                    parse_values, run_sweep)
+from .sweep import (Z95, _mean_se, check_workers, dask_client, field_specs, metric_names, metric_scales,
+                    parse_values, primary_metric, run_sweep)
 from .variants import get_variant, spec_text
 
 MAX_CANDIDATES = 4096
+GAIN_UNITS = {"ev": "antes a deal", "p_win": "of the wins", "total": "points a game"}
 TUNE_STATE = "tune.json"  # a tuning's iterations so far, saved after each
 RACE_STATE = "race.json"  # a best response's race so far, saved after each round
 FINAL_SEED = 10_000  # an unconverged tuning's last measurement draws from seed + this
@@ -159,7 +160,7 @@ class BestResponse:
 
         s, m, val = self.settings, self.meta, self.validation
         v = get_variant(s["variant"])
-        p = PRIMARY[v.kind]
+        p = primary_metric(v, s["players"])
         lines = wrap_line(f"{v.title}, {count_of(s['players'], 'player')}, seed {s['seed']}: best response of "
                           f"seat {s['seat']} against the field "
                           f"({'; '.join(spec_text(v, x) for x in s['field'])})")
@@ -233,7 +234,8 @@ def best_response(variant, space, players=None, seat=0, field=None, rules=None, 
                   charts=True):
     """The parameters in ``space`` (see ``parse_space``; default ``TUNE_SPACE``, every
     parameter that shapes play) that maximise ``seat``'s
-    result (ev in antes; Selection: its share of the wins) against ``field``.
+    result (ev in antes; Selection: its share of the wins, its total in solitaire) against
+    ``field``.
 
     ``candidates`` points (all combinations of value lists when there are no more)
     race on common random numbers: round 0 plays each on ``deals`` deals, every
@@ -273,8 +275,9 @@ def best_response(variant, space, players=None, seat=0, field=None, rules=None, 
 
     folder = (R.chosen_folder(results, v.name, run_id, "best-response", resume, settings, RACE_STATE)
               if write else None)
-    k = metric_names(v).index(PRIMARY[v.kind]) * n + seat
-    scale = metric_scales(v, base)[metric_names(v).index(PRIMARY[v.kind])]
+    primary = metric_names(v).index(primary_metric(v, n))
+    k = primary * n + seat
+    scale = metric_scales(v, base)[primary]
     # The race so far (saved after every round; a resumed run goes on from it): per
     # candidate the sums x, x2, d, d2 and deals, the last round it raced, who is alive.
     race = {"settings": settings, "sums": [[0, 0, 0, 0, 0] for _ in pool], "last_round": [0] * len(pool),
@@ -371,7 +374,7 @@ def _race_chart(result):
     ax.axhline(0, color="black", linewidth=0.6)
     ax.set_xscale("log")
     ax.set_xlabel(f"{v.unit} raced (log scale)")
-    ax.set_ylabel(f"{PRIMARY[v.kind]} minus own parameters'")
+    ax.set_ylabel(f"{primary_metric(v, s['players'])} minus own parameters'")
     ax.set_title(f"{v.title}, {count_of(s['players'], 'player')}: best response of seat {s['seat']}\n"
                  f"{len(t)} candidates, gain {result.gain:+.4f} +/- {Z95 * result.gain_se:.4f} on "
                  f"{result.validation['deals']:,} fresh {v.unit}", fontsize=10)
@@ -437,7 +440,7 @@ class Tuning:
                  f"measured again by the last")
         lines += [""] + wrap_line(f"tuned ({state}): {found}")
         lines += wrap_line(f"exploitability: a seat deviating within the space gains {e['gain']:+.4f} +/- "
-                           f"{Z95 * e['gain_se']:.4f} {'antes a deal' if v.kind == 'pot' else 'of the wins'} "
+                           f"{Z95 * e['gain_se']:.4f} {GAIN_UNITS[primary_metric(v, s['players'])]} "
                            f"(95%, on {e['deals']:,} fresh {v.unit}; noise threshold {s['tolerance']:g})")
         if m.get("saved"):
             lines += wrap_line(f"saved as the tuned preset for {count_of(s['players'], 'player')} in {m['saved']}")

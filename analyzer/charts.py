@@ -49,7 +49,7 @@ def sweep_charts(result, folder):
     names = [name for name, _ in s["grid"]]
     summary, best, p = result.summary, result.best, result.primary
     who = "every seat alike, seat 0" if s["seat"] == "all" else f"seat {s['seat']}"
-    label = {"ev": "net per deal (antes)", "p_win": "share of the games won"}[p]
+    label = {"ev": "net per deal (antes)", "p_win": "share of the games won", "total": "final total (points)"}[p]
     header = f"{v.title}, {count_of(s['players'], 'player')}, {result.meta['deals']:,} {v.unit} a point"
     files = []
     plt = _pyplot()
@@ -64,7 +64,8 @@ def sweep_charts(result, folder):
         ref = summary[summary.reference]
         if len(ref):
             ax.axhline(float(ref[p].iloc[0]), color="grey", linestyle="--", linewidth=1, label="reference point")
-        ax.axhline(0.0 if p == "ev" else 1.0 / s["players"], color="black", linewidth=0.6)
+        if p != "total":  # break-even: no net, or an even share of the wins
+            ax.axhline(0.0 if p == "ev" else 1.0 / s["players"], color="black", linewidth=0.6)
         others = [f"{k}={best[k]:g}" for k in names if k != name]
         ax.set_title(f"{header}\n{who}: {p} against {name}" + (f" ({', '.join(others)})" if others else ""),
                      fontsize=10)

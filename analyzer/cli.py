@@ -558,7 +558,8 @@ def sweep(variant, param_items, deals, chunk, reference, resume, from_run, playe
          wantit sweep sr --param take_threshold=0:1:0.1 --resume      # after Ctrl-C
     \b
     Table: one row per point for the swept seat (seat 0 with --seat all):
-      ev (antes a deal; Selection: p_win, its share of the games won) with its 95% interval
+      ev (antes a deal; Selection: p_win, its share of the games won, or in solitaire
+                 total, the final total in points) with its 95% interval
       diff       ev minus the reference point's (*), measured deal by deal on the same
                  deals, with its 95% interval (much narrower than either ev's)
     Files under RESULTS/VARIANT/RUN-ID/: table.parquet and table.csv (long format: point,
@@ -619,7 +620,7 @@ def sweep(variant, param_items, deals, chunk, reference, resume, from_run, playe
 def best_response(variant, param_items, deals, candidates, validate, resume, players, seat, policy_items, rule_items,
                   seed, threads, workers, scheduler, results_root, run_id, no_charts, fmt, **game_settings):
     """Find the parameters that maximise one seat's net (Selection: its share of the
-    wins) against a field: candidates race on the same deals, the better half going
+    wins, or its final total in solitaire) against a field: candidates race on the same deals, the better half going
     on to twice the deals each round, and the winner is measured afresh against the
     seat's own parameters, on deals no round used.
 
@@ -670,7 +671,8 @@ def best_response(variant, param_items, deals, candidates, validate, resume, pla
 @click.option("--validate", type=int, default=50_000, show_default=True,
               help="Fresh deals each answer's gain is measured on.")
 @click.option("--tolerance", type=float, default=0.01, show_default=True,
-              help="A gain counts when its 95% interval lies above this (antes a deal; Selection: share of wins).")
+              help="A gain counts when its 95% interval lies above this (antes a deal; Selection: share of wins, "
+                   "points of the final total in solitaire).")
 @click.option("--iterations", type=int, default=12, show_default=True,
               help="At most this many answers (unconverged: the least exploitable field visited is kept).")
 @click.option("--polish", type=int, default=8, show_default=True,

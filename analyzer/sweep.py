@@ -33,6 +33,9 @@ from .variants import get_variant, spec_text
 POT_METRICS = ("ev", "p_high", "p_low", "p_scoop")
 SCORED_METRICS = ("p_win", "total")
 PRIMARY = {"pot": "ev", "scored": "p_win"}
+# What a sweep or a best response ranks by, and its unit: in solitaire every win is the
+# one player's, so Selection at one player ranks by the final total instead.
+METRIC_UNITS = {"ev": "antes a deal", "p_win": "share of the wins", "total": "points"}
 MAX_POINTS = 10_000
 Z95 = 1.959963984540054
 
@@ -206,6 +209,12 @@ def _reference_index(settings, points, reference):
 
 def chunk_count(settings):
     return -(-settings["deals"] // settings["chunk"])
+
+
+def primary_metric(v, players):
+    """The metric a sweep or a best response ranks points by: ``ev`` for the pot games,
+    Selection's ``p_win``, or its ``total`` in solitaire (where ``p_win`` is always 1)."""
+    return "total" if v.kind == "scored" and int(players) == 1 else PRIMARY[v.kind]
 
 
 def metric_names(v):
@@ -507,7 +516,7 @@ class SweepResult:
 
     @property
     def primary(self):
-        return PRIMARY[get_variant(self.settings["variant"]).kind]
+        return primary_metric(get_variant(self.settings["variant"]), self.settings["players"])
 
     @property
     def watched_seat(self):
@@ -533,7 +542,7 @@ class SweepResult:
         s, m = self.settings, self.meta
         v = get_variant(s["variant"])
         who = ("every seat alike (seat 0 shown)" if s["seat"] == "all" else f"seat {s['seat']}")
-        unit = "antes a deal" if v.kind == "pot" else "share of the wins"
+        unit = METRIC_UNITS[self.primary]
         partial = f" (interrupted: partial, {s['deals']:,} asked)" if m["interrupted"] else ""
         lines = wrap_line(f"{v.title}, {count_of(s['players'], 'player')}, {m['deals']:,} {v.unit} a point{partial}, "
                           f"seed {s['seed']}: {who}, {self.primary} in {unit}; the same {v.unit} at every "

@@ -47,6 +47,23 @@ def test_anaconda_aiming_high_against_the_heuristic_field_is_found():
     assert 0.6 < found.gain < 0.8
 
 
+def test_a_solitaire_selection_best_response_maximises_the_final_total():
+    """At one player the share of the wins is always 1, so every candidate tied and
+    the seat's own parameters won: the race now runs on the final total, and finds
+    the sweep's best par_weight against an own value of 0."""
+    values = [0.0, 1.0, 2.0]
+    own = "tuned:par_weight=0"
+    brute = sweep("selection", {"par_weight": values}, players=1, deals=4_000, seed=11, field=own,
+                  write=False).summary.sort_values("total", ascending=False).reset_index(drop=True)
+    best, runner_up = brute.iloc[0], brute.iloc[1]
+    assert best["diff"] - runner_up["diff"] > 4 * (best.diff_se + runner_up.diff_se)  # decisive
+    found = best_response("selection", {"par_weight": values}, players=1, seed=3, deals=500, validate=4_000,
+                          field=own, write=False)
+    assert found.winner == {"par_weight": best.par_weight}
+    assert found.gain - Z95 * found.gain_se > 0  # points a game over the own par_weight of 0
+    assert "other games: total +" in " ".join(found.format_table().split())
+
+
 def test_iterated_best_response_stops_where_no_tested_deviation_gains():
     """Tuning Do Ya's take_threshold over five values: at the end, a sweep of every
     value for one seat against the tuned field gains nothing beyond the noise."""

@@ -81,6 +81,22 @@ def test_a_selection_sweep_shares_every_game_among_the_seats():
         assert sum(d1[:3]) == 0
 
 
+def test_a_solitaire_selection_sweep_ranks_by_the_final_total():
+    """At one player every win is the player's (p_win is 1 at every point), so the
+    sweep ranks by the final total: each point's is the simulation's mean total on
+    the same games."""
+    values = [0.0, 1.0, 2.0]
+    r = S.sweep("selection", {"par_weight": values}, players=1, deals=400, chunk=200, seed=3, write=False)
+    assert r.primary == "total"
+    for k, x in enumerate(values):
+        sim = simulate("selection", players=1, deals=400, seed=3, policies={0: f"tuned:par_weight={x}"}).seats
+        row = r.summary.iloc[k]
+        assert row.total == pytest.approx(sim.mean_total[0], rel=0, abs=1e-9)
+        assert row.total_se == pytest.approx(sim.total_se[0], rel=1e-9)
+    assert r.best.point == r.summary.total.idxmax()
+    assert "total in points" in " ".join(r.format_table().split())
+
+
 def test_in_process_on_dask_and_resumed_the_table_is_the_same(tmp_path, monkeypatch):
     args = dict(grid=GRID, results=tmp_path, charts=False, **SMALL)
     whole = S.sweep("sr", run_id="whole", threads=1, **args).table
