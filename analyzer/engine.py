@@ -18,7 +18,7 @@ from .cards import parse_cards
 from .errors import WantitError
 from .evaluate import _tables
 from .progress import compile_notice
-from .runs import whole
+from .runs import check_seed, flag, whole
 
 MAX_EVENTS = 20_000
 EMPTY_I = np.zeros(0, np.int64)
@@ -86,7 +86,7 @@ def new_state(inp: Inputs, dealer=None, stacked=None) -> np.ndarray:
     """A fresh deal's table state; ``stacked``: cards (text or codes) the stock deals
     in this order instead of at random."""
     n = inp.players
-    dealer = n - 1 if dealer is None else int(dealer)
+    dealer = n - 1 if dealer is None else whole(dealer, "dealer")
     if not 0 <= dealer < n:
         raise WantitError(f"dealer must be a seat 0..{n - 1}")
     _load(inp, batch="state")
@@ -119,7 +119,7 @@ def new_stream(seed, deal) -> np.ndarray:
     from kernels.rng import seed_stream
 
     stream = np.zeros(2, np.uint64)
-    seed_stream(stream, int(seed), int(deal))
+    seed_stream(stream, check_seed(seed), check_seed(deal, "deal"))
     return stream
 
 
@@ -185,18 +185,26 @@ def decision(inp: Inputs, st):
     return C.DECISION_NAMES[kind], int(seat), actions[:count].tolist()
 
 
+def _check_batch(inp: Inputs, start, seed, first, count):
+    """A batch's start state, seed, first deal and count, checked: whole numbers, the
+    seed and deals in the kernels' range."""
+    check_state(inp, start, "start")
+    seed, first, count = check_seed(seed), check_seed(first, "first"), whole(count, "count")
+    if not 0 <= count <= 2**63 - 1 - first:
+        raise WantitError(f"count must be 0 or more, with first + count below 2**63, not {count}")
+    return seed, first, count
+
+
 def play_batch(inp: Inputs, start, seed, first, count, rotate_dealer=True, forced=-1) -> np.ndarray:
     """Result rows of deals ``first .. first + count - 1`` from copies of ``start``;
     ``forced`` >= 0 is the action of each deal's first decision (one of its legal
     actions: the deals are not checked, as ``play_state`` checks one)."""
-    check_state(inp, start, "start")
-    count, forced = whole(count, "count"), whole(forced, "forced")
-    if count < 0:
-        raise WantitError(f"count must be 0 or more, not {count}")
+    seed, first, count = _check_batch(inp, start, seed, first, count)
+    forced, rotate_dealer = whole(forced, "forced"), flag(rotate_dealer, "rotate_dealer")
     _load(inp, batch=True)
     out = np.zeros((count, inp.result_layout.size), np.float64)
-    E.play_batch(inp.game, _tables(), inp.rules, inp.params, inp.idata, inp.fdata, start, int(seed), int(first),
-                 int(count), bool(rotate_dealer), out, forced=int(forced))
+    E.play_batch(inp.game, _tables(), inp.rules, inp.params, inp.idata, inp.fdata, start, seed, first, count,
+                 rotate_dealer, out, forced=forced)
     return out
 
 
@@ -205,17 +213,18 @@ def simulation_totals(inp: Inputs, start, seed, first, count, rotate_dealer=True
     ``start``, one row per block of deals (``kernels.engine.simulation_totals``: per
     seat the net and its square in parts, wins, scoops, declarations and final
     hands; the carry, the winning hands and the deals without a low)."""
-    check_state(inp, start, "start")
+    seed, first, count = _check_batch(inp, start, seed, first, count)
+    rotate_dealer, has_low = flag(rotate_dealer, "rotate_dealer"), flag(has_low, "has_low")
     _load(inp, batch="totals")
-    return E.simulation_totals(inp.game, _tables(), inp.rules, inp.params, inp.idata, inp.fdata, start, int(seed),
-                               int(first), int(count), bool(rotate_dealer), bool(has_low), inp.result_layout.size)
+    return E.simulation_totals(inp.game, _tables(), inp.rules, inp.params, inp.idata, inp.fdata, start, seed,
+                               first, count, rotate_dealer, has_low, inp.result_layout.size)
 
 
 def equity_sums(inp: Inputs, start, seed, first, count, carried_in=0.0, ante=1.0):
     """The equity sums of pot-game deals ``first .. first + count - 1`` from copies of
     ``start`` (``kernels.engine.equity_sums``: deals kept, rejected, void, then per
     seat the share, share squared, net, net squared, high, low and scoop sums)."""
-    check_state(inp, start, "start")
+    seed, first, count = _check_batch(inp, start, seed, first, count)
     _load(inp, batch="sums")
-    return E.equity_sums(inp.game, _tables(), inp.rules, inp.params, inp.idata, inp.fdata, start, int(seed),
-                         int(first), int(count), float(carried_in), float(ante), inp.result_layout.size)
+    return E.equity_sums(inp.game, _tables(), inp.rules, inp.params, inp.idata, inp.fdata, start, seed,
+                         first, count, float(carried_in), float(ante), inp.result_layout.size)

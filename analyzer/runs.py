@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import numba
+import numpy as np
 
 from .errors import WantitError
 
@@ -31,6 +32,34 @@ def whole(value, what):
             return int(value)
         raise WantitError(f"{what} must be a whole number, not {value!r}")
     return int(value)
+
+
+TRUE_WORDS = ("true", "yes", "on", "1")
+FALSE_WORDS = ("false", "no", "off", "0")
+
+
+def flag(value, what):
+    """``value`` as a bool: True or False, a number 0 or 1, or one of the words
+    true/false, yes/no, on/off (``WantitError`` otherwise: "no" and 2 are not
+    silently true, as Python's ``bool`` would take them)."""
+    import numbers
+
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    number = None
+    if isinstance(value, str):
+        word = value.strip().lower()
+        if word in TRUE_WORDS or word in FALSE_WORDS:
+            return word in TRUE_WORDS
+        try:
+            number = float(word)  # "1.0": how a run's settings write the number 1.0 back
+        except ValueError:
+            pass
+    elif isinstance(value, numbers.Real):
+        number = value
+    if number is not None and number in (0, 1):
+        return bool(number)
+    raise WantitError(f"{what} must be true or false, not {value!r}")
 
 
 def check_seed(seed, what="seed"):

@@ -35,6 +35,7 @@ from .runs import (
     check_run,
     check_seed,
     check_target_se,
+    flag,
     resume,
     run_chunks,
     whole,
@@ -386,7 +387,7 @@ def simulate_selection(players=None, policies=None, rules=None, games=10_000, se
     # Everything is checked, and a checkpoint read, before the slots' par is computed
     # (the first kernel run).
     check_run(games, seed, chunk, threads, what="games", least=2)
-    games, seed = int(games), int(seed)
+    games, seed, rotate_dealer = int(games), int(seed), flag(rotate_dealer, "rotate_dealer")
     target_se = check_target_se(target_se, "a standard error of p_win")
     check_checkpoint_path(checkpoint)
     st = setup(players, policies, rules, board, deck, par=False)
@@ -598,7 +599,8 @@ def play_game(players=None, seed=0, game=0, rules=None, policies=None, board=Non
     st = setup(players, policies, rules, b, d)
     n = st.players
     if first_dealer is None:
-        first_dealer = game % n if rotate_dealer else 0
+        first_dealer = game % n if flag(rotate_dealer, "rotate_dealer") else 0
+    first_dealer = whole(first_dealer, "first_dealer")
     if not 0 <= first_dealer < n:
         raise WantitError(f"first_dealer must be a seat 0..{n - 1}")
     k = len(st.board.slots)

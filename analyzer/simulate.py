@@ -34,7 +34,7 @@ from kernels.showdown import DECLARE_BOTH, DECLARE_HIGH, DECLARE_LOW, SPLIT_CARD
 from .errors import WantitError
 from .engine import Inputs, new_state, simulation_totals
 from .evaluate import Category
-from .runs import check_run, check_target_se, resume, run_chunks, whole
+from .runs import check_run, check_target_se, flag, resume, run_chunks, whole
 from .text import count_of, fit_frame, wrap_items, wrap_line
 from .variants import Variant, get_variant
 
@@ -68,6 +68,8 @@ def seat_policies(variant: Variant, players: int, policies) -> list:
 def _seat_specs(variant, players, policies):
     if policies is None or isinstance(policies, str):
         return [policies] * players
+    if isinstance(policies, dict) and any(isinstance(k, (bool, np.bool_)) for k in policies):
+        raise WantitError(f"policies: a seat is a number 0..{players - 1} or 'all', not {policies!r}")
     if isinstance(policies, dict) and not ({"preset"} & set(policies)) and all(
         isinstance(k, int) or str(k).isdecimal() or k == "all" for k in policies
     ):
@@ -407,7 +409,7 @@ def simulate(variant, players=None, policies=None, rules=None, deals=100_000, se
     n = v.default_players if players is None else whole(players, "players")
     v.check_table(n, rules)
     check_run(deals, seed, chunk, threads, least=2)
-    deals, seed = int(deals), int(seed)
+    deals, seed, rotate_dealer = int(deals), int(seed), flag(rotate_dealer, "rotate_dealer")
     target_se = check_target_se(target_se, "antes")
     rules_vec = v.rules_vector(rules)
     values = [v.policy_values(spec) for spec in seat_policies(v, n, policies)]

@@ -17,7 +17,7 @@ from .engine import Inputs, new_state, new_stream, play_state
 from .errors import WantitError
 from .evaluate import _PLURALS, describe_high, describe_low
 from .rules import played_by
-from .runs import check_seed, whole
+from .runs import check_seed, flag, whole
 from .simulate import seat_policies
 from .variants import get_variant
 
@@ -67,7 +67,8 @@ def play_deal(variant, players=None, seed=0, deal=0, rules=None, policies=None, 
     rules_vec = v.rules_vector(rules)
     pols = np.stack([v.policy_vector(s) for s in seat_policies(v, n, policies)])
     if dealer is None:
-        dealer = deal % n if rotate_dealer else n - 1
+        dealer = deal % n if flag(rotate_dealer, "rotate_dealer") else n - 1
+    dealer = whole(dealer, "dealer")
     if not 0 <= dealer < n:
         raise WantitError(f"dealer must be a seat 0..{n - 1}")
     stack = None if stacked is None else parse_cards(stacked)

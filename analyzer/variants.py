@@ -48,14 +48,10 @@ class Option:
                 allowed = ", ".join(str(c) for c in self.choices)
                 raise WantitError(f"rule {self.name}={value!r} is not allowed; choose one of {allowed}")
             return float(self.choices[key])
+        from .runs import flag, whole
+
         if self.boolean:
-            if isinstance(value, str):
-                lowered = value.lower()
-                if lowered not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
-                    raise WantitError(f"rule {self.name}={value!r} must be true or false")
-                return float(lowered in ("true", "1", "yes", "on"))
-            return float(bool(value))
-        from .runs import whole
+            return float(flag(value, f"rule {self.name}"))
 
         try:
             number = int(value) if isinstance(value, str) else whole(value, f"rule {self.name}")

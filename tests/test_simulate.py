@@ -540,10 +540,29 @@ def test_a_damaged_selection_checkpoint_is_refused(tmp_path):
     ({"policies": ""}, "an empty policy"),
     ({"rules": {"low_qualifier": 8.9}}, "low qualifier must be a whole number"),
     ({"rules": {"max_rejections": 1.5}}, "must be a whole number"),
+    ({"rules": {"first_upcard_offered": 2}}, "rule first_upcard_offered must be true or false, not 2"),
+    ({"rules": {"first_upcard_offered": "maybe"}}, "must be true or false, not 'maybe'"),
+    ({"rotate_dealer": "sometimes"}, "rotate_dealer must be true or false"),
+    ({"rotate_dealer": 2}, "rotate_dealer must be true or false"),
+    ({"policies": {True: "heuristic"}}, "a seat is a number 0..4 or 'all'"),
 ])
 def test_fractional_and_empty_values_are_refused(kwargs, message):
     with pytest.raises(WantitError, match=message):
         simulate("selection_rejection", **{"deals": 100, **kwargs})
+
+
+def test_a_switch_is_read_as_its_word_says_not_as_python_truth():
+    """rotate_dealer="no" had rotated the dealer (any non-empty string is true in
+    Python); the words, 0/1 and bools all mean what they say."""
+    fixed = simulate("selection_rejection", players=4, deals=400, seed=2, rotate_dealer=False).seats
+    for word in ("no", "off", "false", 0, "0.0"):
+        pd.testing.assert_frame_equal(simulate("selection_rejection", players=4, deals=400, seed=2,
+                                               rotate_dealer=word).seats, fixed)
+    plain = simulate("selection_rejection", players=4, deals=400, seed=2, rules={"first_upcard_offered": False})
+    for word in ("no", 0, 0.0, np.False_):
+        again = simulate("selection_rejection", players=4, deals=400, seed=2, rules={"first_upcard_offered": word})
+        pd.testing.assert_frame_equal(again.seats, plain.seats)
+    assert not simulate("selection_rejection", players=4, deals=400, seed=2).seats.equals(fixed)
 
 
 def test_whole_numbers_given_as_floats_are_accepted():
