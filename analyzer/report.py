@@ -32,8 +32,9 @@ import time
 from pathlib import Path
 
 from .errors import WantitError
+from .runs import whole
 from .sweep import PRIMARY, Z95
-from .variants import get_variant
+from .variants import get_variant, pot_variant
 
 REPORT_DIR = "report"
 PLAYER_COUNTS = (3, 5, 7)
@@ -99,7 +100,9 @@ def position_value(variant, players=None, deals=None, seed=SEED, threads=None, s
     import pandas as pd
 
     v = get_variant(variant)
-    n = _players(v) if players is None else int(players)
+    n = _players(v) if players is None else whole(players, "players")
+    if n < 2:
+        raise WantitError("a seat's position needs two players or more")
     deals = scaled(POSITION_DEALS[v.kind], scale) if deals is None else int(deals)
     r = v.simulate(players=n, deals=deals, seed=seed, threads=threads, rotate_dealer=False)
     metric = PRIMARY[v.kind]
@@ -176,6 +179,7 @@ def low_wins(variant="anaconda", players=PLAYER_COUNTS, deals=None, seed=SEED, t
 
     from .simulate import simulate
 
+    pot_variant(variant, "low halves are")
     deals = scaled(HAND_DEALS, scale) if deals is None else int(deals)
     frames = []
     for n in players:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from .errors import WantitError
 from .sweep import Z95, field_specs, sweep
-from .variants import get_variant
+from .variants import get_variant, pot_variant
 
 TOUR_ID = "tour"
 PLAYER_COUNTS = (3, 5, 7)
@@ -33,6 +33,7 @@ def winning_hands(variant, players=PLAYER_COUNTS, deals=20_000, seed=0, policies
 
     from .simulate import simulate
 
+    pot_variant(variant, "winning hands are")
     frames = []
     for n in players:
         r = simulate(variant, players=n, deals=deals, seed=seed, policies=policies, rules=rules, threads=threads)

@@ -19,7 +19,7 @@ from .evaluate import _PLURALS, describe_high, describe_low
 from .rules import played_by
 from .runs import check_seed, flag, whole
 from .simulate import seat_policies
-from .variants import get_variant
+from .variants import get_variant, pot_variant
 
 MAX_EVENTS = 4096
 DECLARATIONS = {0: "HIGH", 1: "LOW", 2: "BOTH"}
@@ -60,7 +60,7 @@ def play_deal(variant, players=None, seed=0, deal=0, rules=None, policies=None, 
               rotate_dealer=True, dealer=None):
     """Play one deal with tracing on. ``stacked``: cards to deal in this order instead
     of the random stream (a string or codes; the deck must hold enough cards)."""
-    v = get_variant(variant)
+    v = pot_variant(variant, "play_deal and replay are")  # Selection: analyzer.selection.play_game, replay
     n = v.default_players if players is None else whole(players, "players")
     v.check_table(n, rules)
     seed, deal = check_seed(seed), check_seed(deal, "deal")

@@ -845,6 +845,17 @@ def _variant_key(name) -> str:
     return str(name).lower().replace("-", "_").replace(" ", "_").replace("/", "_")
 
 
+def pot_variant(name, what) -> Variant:
+    """``get_variant(name)``, refused when it is not a pot game: ``what`` (a phrase
+    with a plural verb, "winning hands are") is the pot games' alone; Selection,
+    scored on a board, has its own functions in ``analyzer.selection``."""
+    v = get_variant(name)
+    if v.kind != "pot":
+        raise WantitError(f"{what} the pot games' (selection_rejection, do_ya, anaconda, train_wreck); "
+                          f"{v.name} is scored on a board: see analyzer.selection")
+    return v
+
+
 def get_variant(name) -> Variant:
     """A variant by name or alias, written with - / spaces or _ alike (``3-2-1``,
     ``train wreck``)."""

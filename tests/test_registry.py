@@ -96,3 +96,21 @@ def test_a_name_of_a_variant_under_a_rule_is_refused_with_the_rule(name):
 
     with pytest.raises(WantitError, match="is anaconda with --rule wild=howdy_doody"):
         get_variant(name)
+
+
+def test_a_pot_game_function_given_selection_says_so():
+    """Selection has no pot, no hands to trace as a pot deal, no low half: these calls
+    had ended in a ValueError or an AttributeError from inside."""
+    from analyzer.errors import WantitError
+    from analyzer.report import low_wins, position_value
+    from analyzer.tour import winning_hands
+    from analyzer.trace import play_deal, replay
+
+    calls = [lambda: play_deal("selection", players=2), lambda: replay("selection", players=2),
+             lambda: winning_hands("selection", players=(2,), deals=10),
+             lambda: low_wins("selection", players=(2,), deals=10)]
+    for call in calls:
+        with pytest.raises(WantitError, match="the pot games'.*selection is scored on a board"):
+            call()
+    with pytest.raises(WantitError, match="position needs two players or more"):
+        position_value("selection", players=1, deals=10)  # its share of the wins is 1 at one player
