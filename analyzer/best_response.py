@@ -163,7 +163,7 @@ class BestResponse:
         p = primary_metric(v, s["players"])
         lines = wrap_line(f"{v.title}, {count_of(s['players'], 'player')}, seed {s['seed']}: best response of "
                           f"seat {s['seat']} against the field "
-                          f"({'; '.join(spec_text(v, x) for x in s['field'])})")
+                          f"({'; '.join(spec_text(v, x, s['players']) for x in s['field'])})")
         lines += wrap_line(f"{m['candidates']} candidates raced in {m['rounds']} rounds (each round the better "
                            f"half, twice the {v.unit}: {', '.join(f'{d:,}' for d in m['round_deals'])}), "
                            f"{m['deals_played']:,} {v.unit} in all, {m['seconds']:.1f} s")
@@ -417,7 +417,8 @@ class Tuning:
         v = get_variant(s["variant"])
         lines = wrap_line(f"{v.title}, {count_of(s['players'], 'player')}, seed {s['seed']}: iterated best "
                           f"response over {', '.join(name for name, _, _ in s['space'])}, every seat alike, from "
-                          f"{spec_text(v, s['start'])}; {m['iterations']} iterations, {m['seconds']:.1f} s")
+                          f"{spec_text(v, s['start'], s['players'])}; {m['iterations']} iterations, "
+                          f"{m['seconds']:.1f} s")
         names = [name for name, _, _ in s["space"]]
         shown = self.steps[["iteration", "kind", "candidates", "gain"]].copy()
         shown["gain 95%"] = [f"{g - Z95 * e:+.4f}..{g + Z95 * e:+.4f}" for g, e in zip(self.steps.gain,

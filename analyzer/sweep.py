@@ -547,7 +547,8 @@ class SweepResult:
         lines = wrap_line(f"{v.title}, {count_of(s['players'], 'player')}, {m['deals']:,} {v.unit} a point{partial}, "
                           f"seed {s['seed']}: {who}, {self.primary} in {unit}; the same {v.unit} at every "
                           f"point, so diff (from the reference, *) is measured {v.unit[:-1]} by {v.unit[:-1]}")
-        lines += wrap_line("field: " + "; ".join(f"{i}={spec_text(v, spec)}" for i, spec in enumerate(s["field"])))
+        field_text = "; ".join(f"{i}={spec_text(v, spec, s['players'])}" for i, spec in enumerate(s["field"]))
+        lines += wrap_line("field: " + field_text)
         summary = self.summary
         p = self.primary
         table = summary.drop(columns=["reference", "point"]).copy()

@@ -109,11 +109,17 @@ def split_policy_spec(spec: str):
     return name.strip(), overrides
 
 
-def spec_text(v, spec) -> str:
+def spec_text(v, spec, players=None) -> str:
     """A seat's values (``policy_values``) as ``preset:changed=value, ...``, naming only
-    the parameters that differ from the preset's. A space after each comma lets a
-    long line wrap between settings, not inside one; a policy spec reads the same."""
-    preset = v.policy_values(spec["preset"])
+    the parameters that differ from the preset's (``tuned``: its values at ``players``,
+    default the variant's default count). A space after each comma lets a long line
+    wrap between settings, not inside one; a policy spec reads the same."""
+    if spec["preset"] == "tuned" and players is not None:
+        from .presets import resolve
+
+        preset = resolve(v, players, "tuned")
+    else:
+        preset = v.policy_values(spec["preset"])
     changed = [f"{k}={x:g}" for k, x in spec.items() if k != "preset" and x != preset[k]]
     return spec["preset"] + (":" + ", ".join(changed) if changed else "")
 

@@ -239,9 +239,20 @@ def test_a_damaged_run_json_is_one_error_before_any_deal(tmp_path, damage, messa
 
 def test_the_field_line_wraps_between_settings_not_inside_one(tmp_path):
     # It wrapped inside names and numbers ("low_ma" / "x=8", "deny_weight=0.3" / "148").
-    r = S.sweep("sr", {"take_threshold": [0, 1]}, players=3, deals=200, field="tuned", results=tmp_path,
+    many = "heuristic:aim=2,low_max=7,deny_weight=0.3148,draw_weight=0.115,declare_low_top=9,declare_both_category=5"
+    r = S.sweep("sr", {"take_threshold": [0, 1]}, players=3, deals=200, field=many, results=tmp_path,
                 charts=False)
     field = [line for line in r.format_table().splitlines() if line.startswith("field:")]
+    assert len(r.format_table().split("field:")[1].split("\npoint")[0].splitlines()) > 2  # it wraps
     text = r.format_table().split("field:")[1].split("\npoint")[0]
     settings = [x.strip() for part in text.split(";") for x in part.split(":", 1)[-1].split(",")]
     assert field and all(x.count("=") == 1 and "\n" not in x for x in settings if x), settings
+
+
+def test_the_field_line_names_what_differs_from_the_tuned_values_at_the_table_size():
+    """A tuned seat is shown against the values tuned at the sweep's player count: at 3
+    players every setting had been listed, as it differs from the 5-player tuning."""
+    r = S.sweep("do_ya", {"take_threshold": [0.5, 1.0]}, players=3, deals=200, seed=1, write=False,
+                field={"all": "tuned", 2: "tuned:deny_weight=0"})
+    field = " ".join(r.format_table().split("field:")[1].split("\npoint")[0].split())
+    assert field == "0=tuned; 1=tuned; 2=tuned:deny_weight=0"
