@@ -221,6 +221,11 @@ class Totals:
             return f"winning hands exceed the {d} deals"
         if any(q * max(d, 1) < s * s for s, q in zip(self.net, self.net_sq)) or (d == 0 and any(self.net_sq)):
             return "the sums of nets and of their squares contradict each other"
+        # What the seats lose together is the pot carried over, exactly (in 1/UNITS
+        # chips). A void deal would break this, but only a short stacked deck runs
+        # out, and a simulation deals at random.
+        if sum(self.net) + self.carry != 0:
+            return "the seats' nets and the pot carried over do not sum to zero"
         return None
 
     @classmethod

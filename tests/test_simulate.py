@@ -473,16 +473,34 @@ def _checkpoint(tmp_path, variant="selection_rejection", deals=2000):
     (lambda t: t["wins_high"].__setitem__(1, 9999), "wins_high exceeds"),
     (lambda t: t["net"].pop(), "bad or missing totals net"),
     (lambda t: t.update(net_sq=[0, 0, 0, 0]), "contradict"),
+    (lambda t: t["net"].__setitem__(0, t["net"][0] + 1680), "nets and the pot carried over do not sum to zero"),
+    (lambda t: t.update(carry=1680), "nets and the pot carried over do not sum to zero"),
     (lambda t: t["categories"][0].__setitem__(0, 7.5), "bad or missing totals categories"),
     (lambda t: t.pop("scoops"), "bad or missing totals scoops"),
     (lambda t: t.update(extra=1), "bad or missing totals extra"),
 ])
 def test_a_damaged_checkpoint_is_refused_with_one_line(tmp_path, tamper, message):
+    # The nets' tampering keeps their squares' sums possible: only the zero sum tells.
     path, saved = _checkpoint(tmp_path)
     tamper(saved["totals"])
     path.write_text(json.dumps(saved))
     with pytest.raises(WantitError, match=message):
         simulate("selection_rejection", players=4, deals=4000, seed=3, chunk=1000, checkpoint=path)
+
+
+def test_a_checkpoint_with_a_pot_carried_over_resumes(tmp_path):
+    """Every seat declaring both and failing carries the pot over: the nets then sum
+    to minus the carry, which the checkpoint check allows (and nothing else)."""
+    args = dict(players=3, seed=1, chunk=1000, rules={"split_mode": "declare", "all_failed_rule": "carry_over"},
+                policies="heuristic:declare_both_category=1,declare_low_top=14")
+    path = tmp_path / "run.json"
+    simulate("selection_rejection", deals=1000, checkpoint=path, **args)
+    saved = json.loads(path.read_text())["totals"]
+    assert saved["carry"] > 0 and sum(saved["net"]) == -saved["carry"]
+    resumed = simulate("selection_rejection", deals=2000, checkpoint=path, **args)
+    whole = simulate("selection_rejection", deals=2000, **args)
+    pd.testing.assert_frame_equal(resumed.seats, whole.seats)
+    assert resumed.meta["carried_over"] == whole.meta["carried_over"] > 0
 
 
 def test_checkpoints_that_are_not_checkpoints_or_hold_too_much_are_refused(tmp_path):
