@@ -198,7 +198,7 @@ def run_chunks(totals, target, chunk, threads, play_chunk, checkpoint=None, sett
 
     After each chunk the totals are saved atomically to ``checkpoint`` (when given)
     and ``progress(done, target)`` is called. Ctrl-C stops the run and keeps what
-    finished (unless nothing did). Returns ``(interrupted, threads used, seconds)``;
+    finished (unless nothing did), in the checkpoint too. Returns ``(interrupted, threads used, seconds)``;
     the numba thread count is restored afterwards.
     """
     started = time.perf_counter()
@@ -217,5 +217,9 @@ def run_chunks(totals, target, chunk, threads, play_chunk, checkpoint=None, sett
             interrupted = True
             if totals.done == 0:
                 raise
+            if checkpoint is not None:
+                # A chunk may add its deals in parts (Selection: batches of games), each
+                # part whole: what the totals hold when Ctrl-C lands is kept, as reported.
+                _save(checkpoint, settings, totals)
     return interrupted, used_threads, round(time.perf_counter() - started, 3)
 

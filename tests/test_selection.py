@@ -491,6 +491,31 @@ def test_interrupt_and_checkpoint(tmp_path):
         simulate_selection(players=2, games=300, seed=4, chunk=100, checkpoint=path)
 
 
+def test_games_reported_at_an_interrupt_inside_a_chunk_are_checkpointed(tmp_path, monkeypatch):
+    """A chunk plays its games in batches: Ctrl-C after the first batch reported its
+    games, but the checkpoint (saved after whole chunks) had none, and a rerun
+    started again from game 0."""
+    import analyzer.selection as sel
+
+    real, calls = sel.engine.play_batch, []
+
+    def interrupt_second(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(sel, "BATCH", 40)
+    monkeypatch.setattr(sel.engine, "play_batch", interrupt_second)
+    path = tmp_path / "sel.json"
+    part = simulate_selection(players=2, games=300, seed=3, chunk=100, checkpoint=path)
+    assert part.meta["interrupted"] and part.meta["games"] == 40
+    assert json.loads(path.read_text())["totals"]["games"] == 40
+    monkeypatch.setattr(sel.engine, "play_batch", real)
+    resumed = simulate_selection(players=2, games=300, seed=3, chunk=100, checkpoint=path)
+    pd.testing.assert_frame_equal(resumed.seats, simulate_selection(players=2, games=300, seed=3).seats)
+
+
 def test_a_players_first_decision_depends_only_on_its_own_cards():
     """Seat 0 acts first (dealer seat 1): changing seat 1's cards does not change
     seat 0's first keep decision."""
