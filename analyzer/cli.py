@@ -176,8 +176,10 @@ def simulate(variant, players, deals, seed, policy_items, rule_items, threads, c
       p_low       the same for the low half
       p_scoop     fraction of deals the seat took the whole pot
       declare_*   fraction of deals declared high / low / both (declare split)
-    Then the final high hands per seat, and the hands that won: the category of the
-    winning high hand and the top card of the winning low (or no qualifying low).
+    Then the final high hands per seat, and the hands that won, each half's shares of
+    the deals summing to 1: the category of the winning high hand (or high half not
+    won), the top card of the winning low (or no qualifying low, or low half not won,
+    a low held: a qualifying low held, but no low declarer won the half).
 
     \b
     Columns of Selection (scored), one row per seat:

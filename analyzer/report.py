@@ -174,7 +174,8 @@ def refusal_handoff(precision=None, seed=SEED, threads=None, scale=1.0):
 
 def low_wins(variant="anaconda", players=PLAYER_COUNTS, deals=None, seed=SEED, threads=None, scale=1.0):
     """Who takes the low half, by number of players: players, hand (5-low = a wheel,
-    ..., "low half not won"), probability, probability_se."""
+    ..., "no qualifying low", "low half not won, a low held"), probability,
+    probability_se."""
     import pandas as pd
 
     from .simulate import simulate

@@ -292,7 +292,9 @@ class SimulationResult:
 
     def winning_json(self):
         """``{"high": {category: probability}, "low": {top card: probability}}``: the hand
-        that won each half, over all deals (``"no qualifying low"`` among the low keys)."""
+        that won each half, over all deals, each half's probabilities summing to 1 (with
+        ``"high half not won"``; ``"no qualifying low"`` and ``"low half not won, a low
+        held"``, a qualifying low held but no low declarer winning)."""
         out = {}
         for half in ("high", "low"):
             part = self.winning[self.winning.half == half]
@@ -328,6 +330,11 @@ def ev_and_se(totals, ante=1.0):
     return mean / ante, se / ante
 
 
+HIGH_NOT_WON = "high half not won"
+NO_LOW = "no qualifying low"
+LOW_NOT_WON = "low half not won, a low held"
+
+
 def _winning(totals, has_low):
     import pandas as pd
 
@@ -338,14 +345,17 @@ def _winning(totals, has_low):
         p = count / d
         rows.append({"half": half, "hand": hand, "probability": p, "probability_se": float(np.sqrt(p * (1 - p) / d))})
 
+    # Each half's rows share out every deal: the hand that won it, or why it was not won
+    # (no seat held a qualifying low; or one did, and no low declarer won the half).
     for c in Category:
         add("high", c.label, totals.winning_high[c])
+    add("high", HIGH_NOT_WON, totals.deals - int(totals.winning_high.sum()))
     if has_low:
         for top in range(5, LOW_TOPS):
             char = LOW_TOP_NAMES.get(top, str(top))
             add("low", f"{char}-low", totals.winning_low[top])
-        add("low", "low half not won", totals.deals - int(totals.winning_low.sum()))
-        add("low", "no qualifying low", totals.no_low)
+        add("low", NO_LOW, totals.no_low)
+        add("low", LOW_NOT_WON, totals.deals - int(totals.winning_low.sum()) - totals.no_low)
     return pd.DataFrame(rows, columns=["half", "hand", "probability", "probability_se"])
 
 

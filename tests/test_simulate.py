@@ -293,17 +293,18 @@ def test_information_sets_do_ya_hole_cards_of_others_do_not_change_decisions(see
     assert [e for e in _decisions(a) if e[1] != 1] == [e for e in _decisions(b) if e[1] != 1]
 
 
-def test_winning_hands_count_the_traced_deals():
+@pytest.mark.parametrize("rules,deals", [({"split_mode": "cards_speak"}, 120), ({"split_mode": "declare"}, 400)])
+def test_winning_hands_count_the_traced_deals(rules, deals):
     """The winning-hand table of a run equals a count made deal by deal from the
-    traced replays of the same deals (their payouts and shown hands)."""
-    deals, n = 120, 4
-    rules = {"split_mode": "cards_speak"}
+    traced replays of the same deals (their payouts and shown hands), and each half's
+    rows share out every deal (declaring, a half may go unwon)."""
+    n = 4
     r = simulate("selection_rejection", players=n, deals=deals, seed=21, rules=rules)
     high, low, no_low = {}, {}, 0
     for i in range(deals):
         d = play_deal("selection_rejection", players=n, seed=21, deal=i, rules=rules)
-        best_high = max(d.high[s] for s in range(n) if d.high_share[s] > 0)
-        label = Category(hand_category(best_high)).label
+        winners = [d.high[s] for s in range(n) if d.high_share[s] > 0]
+        label = Category(hand_category(max(winners))).label if winners else "high half not won"
         high[label] = high.get(label, 0) + 1
         lows = [d.low[s] for s in range(n) if d.low_share[s] > 0 and d.low[s] > 0]
         if lows:
@@ -314,10 +315,15 @@ def test_winning_hands_count_the_traced_deals():
     w = r.winning
     got_high = {h: round(p * deals) for h, p in zip(w[w.half == "high"].hand, w[w.half == "high"].probability) if p}
     got_low = {h: round(p * deals) for h, p in zip(w[w.half == "low"].hand, w[w.half == "low"].probability)
-               if p and h not in ("no qualifying low", "low half not won")}
+               if p and h not in ("no qualifying low", "low half not won, a low held")}
     assert got_high == high and got_low == low
     assert round(w[w.hand == "no qualifying low"].probability.iloc[0] * deals) == no_low
-    assert round(w[w.hand == "low half not won"].probability.iloc[0] * deals) == deals - sum(low.values())
+    assert round(w[w.hand == "low half not won, a low held"].probability.iloc[0] * deals) == (
+        deals - sum(low.values()) - no_low)
+    for half in ("high", "low"):
+        assert round(w[w.half == half].probability.sum() * deals) == deals
+    if rules["split_mode"] == "declare":
+        assert high.get("high half not won", 0) > 0  # the case is exercised
     assert set(r.winning_json()) == {"high", "low"}
 
 
