@@ -215,11 +215,13 @@ def _race(race, pool, base, k, threads, client, state_path, progress):
             sums[c] = [sums[c][0] + x1, sums[c][1] + x2, sums[c][2] + d1, sums[c][3] + d2, sums[c][4] + n_deals]
             last_round[c] = rounds
         # Everyone alive played the same deals: rank by the mean difference from own.
+        # The race ends when the halving leaves one: a round of that one alone would
+        # only play it against the seat's own parameters again (or itself).
         ranked = sorted(alive, key=lambda c: (-sums[c][2] / sums[c][4], c))
+        left = ranked[:math.ceil(len(alive) / 2)]
         race = {**race, "sums": sums, "last_round": last_round, "offset": offset + n_deals,
-                "round_deals": [*race["round_deals"], n_deals], "finished": len(alive) == 1,
-                "alive": alive if len(alive) == 1 else ranked[:math.ceil(len(alive) / 2)],
-                "n_deals": n_deals if len(alive) == 1 else n_deals * 2}
+                "round_deals": [*race["round_deals"], n_deals], "finished": len(left) == 1,
+                "alive": left, "n_deals": n_deals * 2}
         if state_path is not None:
             write_json(state_path, race)
         if progress is not None:

@@ -34,8 +34,11 @@ def test_the_race_finds_the_brute_force_optimum_of_one_parameter():
     assert found.winner == {"take_threshold": best.take_threshold}
     assert found.meta["candidates"] == len(THRESHOLDS) + 1  # every value, and the seat's own 0.1
     assert found.gain - Z95 * found.gain_se > 0
-    # The race doubles the deals each round and halves the field.
+    # The race doubles the deals each round and halves the field, until one is left:
+    # 6 candidates race 3 rounds (6, 3, 2 alive), not a fourth of the winner alone; the
+    # seat's own parameters race every round, as the reference.
     assert found.meta["round_deals"] == [1_000 * 2**k for k in range(found.meta["rounds"])]
+    assert found.meta["rounds"] == 3 and sorted(found.candidates["round"]) == [0, 0, 1, 2, 2, 2]
 
 
 def test_anaconda_aiming_high_against_the_heuristic_field_is_found():
