@@ -724,21 +724,21 @@ def tune(variant, param_items, players, start, rule_items, seed, deals, candidat
 @click.option("--scale", type=float, default=1.0, show_default=True, help="Multiply every run's deals by this.")
 @click.option("--threads", type=int, default=None, help="Numba threads (default: all).")
 def tour(results_root, variant_items, scale, threads):
-    """The main job on built-in settings, about a minute: for every variant, a sweep
+    """The main job on built-in settings, about ten seconds once the kernels are
+    compiled (the first run compiles them, a minute or two): for every variant, a sweep
     of one seat's deciding parameter against the default field (table, chart,
     run.json) and, for the pot games, how often each hand wins high by the number
     of players (3, 5, 7); each written under RESULTS/VARIANT/tour/ and summed up here.
     """
     from .progress import ProgressBar
+    from .text import wrap_line
     from .tour import tour as run
 
-    click.echo("wantit tour: a sweep per variant against the default field, and the winning hands by number of "
-               "players", err=True)
+    click.echo("\n".join(wrap_line("wantit tour: a sweep per variant against the default field, and the winning "
+                                   "hands by number of players")), err=True)
     with ProgressBar(1, "deals") as progress:
         run(results_root, variants=list(variant_items) or None, scale=scale, threads=threads, progress=progress,
             say=click.echo)
-    from .text import wrap_line
-
     for line in wrap_line(f"every table is Parquet and CSV, every run.json plays its sweep again (wantit sweep "
                           f"--from); the charts are {results_root}/*/tour/*.png"):
         click.echo(line)
@@ -763,11 +763,12 @@ def report(results_root, variant_items, scale, seed, resume, threads):
     from .progress import ProgressBar
     from .report import SEED, check_report
     from .report import report as run
+    from .text import wrap_line
 
     seed = SEED if seed is None else seed
     check_report(results_root, list(variant_items) or None, scale, seed, threads, resume)
-    click.echo(f"wantit report: the headline tables, charts and strategy cards under {results_root}/report/",
-               err=True)
+    click.echo("\n".join(wrap_line(f"wantit report: the headline tables, charts and strategy cards under "
+                                   f"{results_root}/report/")), err=True)
     try:
         with ProgressBar(1, "deals") as progress:
             r = run(results_root, variants=list(variant_items) or None, scale=scale, seed=seed, threads=threads,
@@ -782,7 +783,7 @@ def report(results_root, variant_items, scale, seed, resume, threads):
         click.echo(f"{r.folder / name / 'strategy.md'}:")
         for line in card.splitlines():
             if line.startswith("- "):
-                click.echo(f"  {line}")
+                click.echo("\n".join(wrap_line(f"  {line}", more="  ")))
     click.echo(f"index of every table and chart: {r.folder / 'README.md'}")
 
 
