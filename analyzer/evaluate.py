@@ -6,6 +6,7 @@ row, ``255`` padding allowed) and returns an ``int32`` array. Strengths are larg
 for better hands, for low as for high; see ``kernels.ranking`` for the layout.
 """
 
+import re
 from enum import IntEnum
 
 import numpy as np
@@ -22,7 +23,7 @@ from kernels.evaluate import (
     low_batch_masked,
 )
 
-from .cards import CardError, card_text, cards_mask, parse_cards, parse_ranks, ranks_mask
+from .cards import CardError, _tokens, card_text, cards_mask, parse_cards, parse_ranks, ranks_mask
 from .errors import WantitError
 
 MAX_CARDS = 10
@@ -70,7 +71,20 @@ def _tables():
 
 
 def _is_list_of_hands(cards):
-    return isinstance(cards, (list, tuple)) and bool(cards) and not isinstance(cards[0], (str, int, np.integer))
+    """A list of hands (a batch), not one hand's cards: some item is itself a hand (a
+    list or array), or a text of several cards. A flat list of single cards (strings
+    or codes) is one hand."""
+    if not isinstance(cards, (list, tuple)) or not cards:
+        return False
+    return any(not isinstance(c, (str, int, np.integer)) or isinstance(c, str) and _several_cards(c)
+               for c in cards)
+
+
+def _several_cards(text):
+    try:
+        return len(_tokens(text)) > 1
+    except CardError:  # named when the hand is read; a space or comma says a text of cards
+        return bool(re.search(r"[\s,]", text.strip()))
 
 
 def _hands_array(hands):

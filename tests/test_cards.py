@@ -213,12 +213,16 @@ def test_a_list_of_hands_may_hold_each_hand_as_text_card_strings_or_codes():
     texts = ["As Ks Qs Js Ts", "2c 3d 4h 5s 7c 9d", "9c 9d 9h 5s 5c 2d 3h"]
     alone = [evaluate_high(h) for h in texts]
     for listed in ([h.split() for h in texts], [[h] for h in texts], [parse_cards(h).tolist() for h in texts],
-                   [texts[0].split(), texts[1], parse_cards(texts[2])]):
+                   [texts[0].split(), texts[1], parse_cards(texts[2])], texts, [texts[0], texts[1].split(), texts[2]]):
         assert evaluate_high(listed).tolist() == alone
     assert evaluate_low([h.split() for h in texts], qualifier=8).tolist() == [
         evaluate_low(h, qualifier=8) for h in texts]
-    # A list of card strings is still one hand.
+    # A list of card strings is still one hand; a list of texts of several cards is a
+    # batch (it had been read as one hand of all their cards, or refused when a text
+    # came before a list).
     assert evaluate_high(texts[0].split()) == alone[0]
+    assert evaluate_low(texts[:2]).tolist() == [evaluate_low(texts[0]), evaluate_low(texts[1])]
+    assert evaluate_high(["AsKs", "QsJsTs"]).tolist() == [evaluate_high("As Ks"), evaluate_high("Qs Js Ts")]
     with pytest.raises(CardError, match="hand 1: unknown card 'Xd'"):
         evaluate_high([texts[0].split(), ["2c", "3c", "4c", "5c", "Xd"]])
     with pytest.raises(CardError, match="hand 2: duplicate card '5s'"):
