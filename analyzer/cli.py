@@ -622,9 +622,10 @@ def sweep(variant, param_items, deals, chunk, reference, resume, from_run, playe
 def best_response(variant, param_items, deals, candidates, validate, resume, players, seat, policy_items, rule_items,
                   seed, threads, workers, scheduler, results_root, run_id, no_charts, fmt, **game_settings):
     """Find the parameters that maximise one seat's net (Selection: its share of the
-    wins, or its final total in solitaire) against a field: candidates race on the same deals, the better half going
-    on to twice the deals each round, and the winner is measured afresh against the
-    seat's own parameters, on deals no round used.
+    wins, or its final total in solitaire) against a field: candidates race on the
+    same deals, the better half going on to twice the deals each round, until one is
+    left, and the winner is measured afresh against the seat's own parameters, on
+    deals no round used.
 
     \b
     e.g. wantit best-response anaconda --param aim=0,1,2 --param spite_weight=0:2 -n 5

@@ -198,8 +198,8 @@ def run_chunks(totals, target, chunk, threads, play_chunk, checkpoint=None, sett
 
     After each chunk the totals are saved atomically to ``checkpoint`` (when given)
     and ``progress(done, target)`` is called. Ctrl-C stops the run and keeps what
-    finished (unless nothing did), in the checkpoint too. Returns ``(interrupted, threads used, seconds)``;
-    the numba thread count is restored afterwards.
+    finished (unless nothing did), in the checkpoint too. Returns ``(interrupted,
+    threads used, seconds)``; the numba thread count is restored afterwards.
     """
     started = time.perf_counter()
     interrupted = False
