@@ -48,8 +48,8 @@ print("\n".join(narrate(play_deal("selection_rejection", players=5, seed=7)).spl
 
 # %% [markdown]
 # ## How picky should you be?
-# Seat 0 varies its take threshold in Selection/Rejection; the other four play the default
-# heuristic. Error bars are two standard errors.
+# Seat 0 varies its take threshold in Selection/Rejection; the other four play the hand-set
+# heuristic preset (not the tuned default field). Error bars are two standard errors.
 
 # %%
 rows = []

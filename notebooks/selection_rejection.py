@@ -82,6 +82,8 @@ show(R.winning_claims(hands), "which hands win")
 # - Take a card when its estimated gain clears the tuned threshold; the sweep above shows
 #   how much the extremes cost (always taking is far worse than being a little picky).
 # - A refusal is not free: when it is the card's second, it forces the card on the next
-#   player. On the example table that hurts them, so the refusal also denies.
+#   player. On the example table the committed report (scale 1) measures that it hurts
+#   them, so the refusal also denies; at a notebook's smaller scale the claim printed above
+#   may find the difference within the noise.
 # - The tuned presets, and how far a seat could still gain by deviating, are in
 #   `results/report/README.md`; `wantit report` regenerates every number here at full size.
