@@ -22,7 +22,7 @@ from .exact import exact_equity
 from .errors import WantitError
 from .runs import check_seed, check_threads, numba_threads, whole
 from .table import Table, condition_data, table_state
-from .table.parse import _given
+from .table.parse import _given, whole_text
 from .text import count_of, fit_columns, wrap_line
 from .variants import get_variant
 
@@ -252,7 +252,7 @@ def setup(table: Table, policies=None, rules=None, condition=False):
     v = get_variant(table.variant)
     if v.kind != "pot":
         raise WantitError(f"equity is a share of a pot; {v.name} is scored on a board")
-    n = v.default_players if table.players is None else whole(table.players, "players")
+    n = v.default_players if table.players is None else whole_text(table.players, "players")
     inp = v.inputs(n, policies=policies, rules=rules)
     st = table_state(inp, table, condition=condition)
     # --condition reads the history (games that have one) and the declarations seen of
@@ -399,7 +399,7 @@ def selection_query(table: Table, policies=None, rules=None, condition=False) ->
         raise WantitError(f"--condition: reading the choices seen is built for {', '.join(CONDITIONS)} so far, not "
                           f"{v.name}")
     check_own_fields(v.name, table)
-    n = v.default_players if table.players is None else whole(table.players, "players")
+    n = v.default_players if table.players is None else whole_text(table.players, "players")
     s = selection_setup(n, policies, rules, table.board, table.deck, par=False)
     # The table state does not depend on the par: check the table before computing it.
     unpriced = setup_inputs(replace(s, par=np.zeros((n, len(s.board.slots)))))

@@ -428,7 +428,7 @@ def test_too_many_completions_or_choices_left_fall_back_to_sampling():
     ('variant = "sr"\ngone = 3.5\n', "gone: 3.5 is not cards"),
     ('variant = "sr"\nhole = 5\n', "hole: give a table of seat = cards"),
     ('variant = "sr"\nhistory = 5\n', "history: 5 should be a list"),
-    ('variant = "sr"\nplayers = "x"\n', "players must be a whole number"),
+    ('variant = "sr"\nplayers = "x"\n', "players: 'x' is not a whole number"),
     ('variant = "do_ya"\n', "describes a do_ya table, not sr"),
     ('variant = "sr"\ncolour = 1\n', "unknown field 'colour'"),
     ('variant = "sr"\nme = 1.5\n', "me: seat 1.5 is not a seat"),
@@ -486,3 +486,20 @@ def test_the_history_rows_hold_up_cards_as_the_kernels_card_masks():
     assert int(by_seat[1][3]) == int(card_bit(codes("7c")[0]))  # seat 1's up cards then: the 7c
     assert int(by_seat[1][4]) == int(card_bit(codes("2h")[0]))  # the next seat, 2, shows the 2h
     assert int(by_seat[2][4]) == int(card_bit(codes("As")[0]))  # and after it seat 0, the As
+
+
+@pytest.mark.parametrize("name", ["selection_rejection", "do_ya", "train_wreck", "anaconda"])
+def test_a_state_file_may_give_its_numbers_as_text(tmp_path, name):
+    """Whole numbers given as text ("5") are read as the numbers, in every field that
+    takes one: fees and Selection's round always were, while players, refusals and
+    street had been refused."""
+    path = Path(__file__).parents[1] / "examples" / f"{name}.toml"
+    text = path.read_text()
+    quoted = re.sub(r'^(players|dealer|me|to|refusals|street) = (\d+)', r'\1 = "\2"', text, flags=re.M)
+    assert quoted != text
+    (tmp_path / "t.toml").write_text(quoted)
+    from analyzer.equity import setup
+
+    _, n, _, as_numbers, _, me, _ = setup(load_table(path))
+    _, n_text, _, as_text, _, me_text, _ = setup(load_table(tmp_path / "t.toml"))
+    assert (n_text, me_text) == (n, me) and np.array_equal(as_text, as_numbers)

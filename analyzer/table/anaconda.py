@@ -10,7 +10,6 @@ from kernels.games import common as C
 
 from ..cards import card_text
 from ..errors import WantitError
-from ..runs import whole
 from .parse import (
     _Cards,
     _cards,
@@ -22,6 +21,7 @@ from .parse import (
     _seat_cards,
     _set_declarations,
     _set_unknowns,
+    whole_text,
 )
 
 
@@ -151,7 +151,7 @@ def _an_build(inp, table):
     def count(e):
         return schedule[phases[e]][0]
 
-    if table.offer is not None or table.to is not None or whole(table.refusals, "refusals"):
+    if table.offer is not None or table.to is not None or whole_text(table.refusals, "refusals"):
         raise WantitError("offer, to and refusals describe a card on offer (Selection/Rejection); Anaconda offers none")
     hole = _seat_cards(table.hole, n, "hole")
     up = _seat_cards(table.up, n, "up")

@@ -37,7 +37,6 @@ from kernels.games import do_ya as DY
 
 from ..cards import card_text
 from ..errors import WantitError
-from ..runs import whole
 from .parse import (
     _cards,
     _common,
@@ -49,6 +48,7 @@ from .parse import (
     _seat_cards,
     _set_declarations,
     _set_unknowns,
+    whole_text,
 )
 
 TAKE_WORDS = ("takes", "take", "took")
@@ -211,7 +211,7 @@ def _with_history(inp, table, n, dealer):
         if sorted(c for c in given_gone if c is not None) != sorted(dead) or None in given_gone:
             raise WantitError(f"history: the rounds it plays leave {shown(dead)} dead, but gone is given as "
                               f"{shown([c for c in given_gone if c is not None])}")
-    refusals = whole(table.refusals, "refusals")
+    refusals = whole_text(table.refusals, "refusals")
     if refusals and refusals != len(refused):
         raise WantitError(f"history: the seat to act refused {len(refused)} card(s) this turn by it, but refusals "
                           f"is given as {refusals}")
@@ -276,7 +276,7 @@ def _do_ya_state(inp, table):
     if len(gone) > max_rej * rnd:
         raise WantitError(f"gone: {len(gone)} dead cards, but the {rnd} up-round(s) done leave {max_rej * rnd} at "
                           f"most (the rejects left on the table, max_rejections = {max_rej} a round)")
-    refusals = whole(table.refusals, "refusals")
+    refusals = whole_text(table.refusals, "refusals")
     declined = _flag(table.declined, "declined")
     if rnd >= DY.UP:
         if offer or pool or refusals or declined or table.to is not None:

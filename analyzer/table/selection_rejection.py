@@ -10,7 +10,6 @@ from kernels.games import selection_rejection as SR
 
 from ..cards import card_text
 from ..errors import WantitError
-from ..runs import whole
 from .parse import (
     _cards,
     _common,
@@ -22,6 +21,7 @@ from .parse import (
     _seat_cards,
     _set_declarations,
     _set_unknowns,
+    whole_text,
 )
 
 
@@ -169,7 +169,7 @@ def _sr_state(inp, table):
             if offer or table.to is not None:
                 # Where the history leaves a fresh card to come, the table may name it.
                 if (card is not None and (offer[0] if offer else None) != card) or \
-                        _seat(table.to, n, "to") != seat or whole(table.refusals, "refusals") != refused:
+                        _seat(table.to, n, "to") != seat or whole_text(table.refusals, "refusals") != refused:
                     said = f"{card_text(card)} offered to seat {seat}" if card is not None else \
                         f"the next card for seat {seat}"
                     raise WantitError(f"the history leaves {said} with {refused} refusals; the table says otherwise")
@@ -189,7 +189,7 @@ def _sr_state(inp, table):
     if seventh and (rnd < SR.UP or mid_round):
         raise WantitError("a seat has its third hole card, which comes after the four up cards are taken")
     max_rej = int(rules[SR.R_MAX_REJECTIONS])
-    refusals = whole(table.refusals, "refusals")
+    refusals = whole_text(table.refusals, "refusals")
     needs = sum(1 << s for s in range(n) if counts[s] == rnd) if rnd < SR.UP else 0
     if (offer or table.to is not None) and rnd >= SR.UP:
         raise WantitError("every seat has its four up cards: no card is offered any more")

@@ -11,7 +11,6 @@ from kernels.games import train_wreck as TW
 
 from ..cards import CardError, card_text, parse_ranks
 from ..errors import WantitError
-from ..runs import whole
 from .parse import (
     _Cards,
     _cards,
@@ -165,7 +164,7 @@ def _train_wreck_state(inp, table):
             raise WantitError("offer: say which seat the card is offered to (--to SEAT)")
         to = _seat(table.to, n, "to")
     if table.street is not None:
-        street = whole(table.street, "street")
+        street = whole_text(table.street, "street")
         if not 3 <= street <= 8:
             raise WantitError(f"street: {street}; Train Wreck's streets are 3 to 7 (8: after the 7th-street card)")
     elif seventh or community:
@@ -221,7 +220,7 @@ def _train_wreck_state(inp, table):
         raise WantitError("no seat has a table card: a table is described once the first three cards (two down, "
                           "table card #1 up) are dealt; give each seat's table card")
 
-    refusals = whole(table.refusals, "refusals")
+    refusals = whole_text(table.refusals, "refusals")
     if refusals and to is None:
         raise WantitError("refusals: give the card on offer (--offer CARD --to SEAT)")
     if refusals and not offer:
@@ -936,7 +935,7 @@ def _with_history(inp, table, n, dealer):
         changes[name] = {s: "".join(RANK_CHARS[r] for r in ranks) for s, ranks in got[name].items()}
     where = got["street"]
     if table.street is not None:
-        street = whole(table.street, "street")
+        street = whole_text(table.street, "street")
         if street != where and not (where == 7 and street == 8):
             raise WantitError(f"history: it leaves the deal on {_nth(where)}, but street = {street} (the history "
                               f"runs from 4th street's first offer to now)")
@@ -948,10 +947,10 @@ def _with_history(inp, table, n, dealer):
         if got["to"] is None and not got["to_act"] and 4 <= got["street"] <= 6:
             got["to"] = (dealer + 1) % n  # the history ends as a street begins: its first seat is next
         if got["offer"] is None and got["to"] is not None and len(offer) == 1 and to == got["to"] and \
-                whole(table.refusals, "refusals") == 0:
+                whole_text(table.refusals, "refusals") == 0:
             got["offer"] = offer[0]  # the card turned up for the seat since the history's last entry
         if (offer[0] if offer else None) != got["offer"] or to != got["to"] or \
-                whole(table.refusals, "refusals") != got["refusals"]:
+                whole_text(table.refusals, "refusals") != got["refusals"]:
             said = (f"{card_text(got['offer'])} offered to seat {got['to']} with {got['refusals']} refusals"
                     if got["offer"] is not None else
                     f"the next card for seat {got['to']}" if got["to"] is not None else "no card on offer")
