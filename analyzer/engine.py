@@ -195,12 +195,37 @@ def _check_batch(inp: Inputs, start, seed, first, count):
     return seed, first, count
 
 
+ACTION_LIMIT = 2**52  # every action code is below: a card, a choice, a mask of cards
+
+
+def _check_forced(inp: Inputs, start, seed, deal, rotate_dealer, forced):
+    """``forced`` must be an action of deal ``deal``'s first decision (when that deal
+    reaches one), as ``play_state`` checks it. The batch applies it to every deal
+    unchecked; its legal actions are every deal's when the deciding seat's cards are
+    known, as at a described table. An action outside them had been applied as it
+    was, and an Anaconda pass of cards beyond the deck crashed the process."""
+    if not 0 <= forced < ACTION_LIMIT:
+        raise WantitError(f"forced must be an action code 0..2**52 - 1 (or -1 for none), not {forced}")
+    st = start.copy()
+    if rotate_dealer:
+        st[C.B.dealer] = deal % inp.players
+    _play(inp, st, new_stream(seed, deal), 0, -1, False, None)
+    kind, seat, actions = decision(inp, st)
+    if kind != "none" and forced not in actions:
+        shown = ", ".join(map(str, actions[:12])) + (", ..." if len(actions) > 12 else "")
+        raise WantitError(f"action {forced} is not legal at seat {seat}'s {kind} decision (deal {deal}'s first); "
+                          f"legal: {shown}")
+
+
 def play_batch(inp: Inputs, start, seed, first, count, rotate_dealer=True, forced=-1) -> np.ndarray:
     """Result rows of deals ``first .. first + count - 1`` from copies of ``start``;
     ``forced`` >= 0 is the action of each deal's first decision (one of its legal
-    actions: the deals are not checked, as ``play_state`` checks one)."""
+    actions: checked on deal ``first``, as ``play_state`` checks one; the others are
+    assumed to have the same, as they do when the deciding seat's cards are known)."""
     seed, first, count = _check_batch(inp, start, seed, first, count)
     forced, rotate_dealer = whole(forced, "forced"), flag(rotate_dealer, "rotate_dealer")
+    if forced >= 0 and count > 0:
+        _check_forced(inp, start, seed, first, rotate_dealer, forced)
     _load(inp, batch=True)
     out = np.zeros((count, inp.result_layout.size), np.float64)
     E.play_batch(inp.game, _tables(), inp.rules, inp.params, inp.idata, inp.fdata, start, seed, first, count,

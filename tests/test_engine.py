@@ -223,6 +223,11 @@ def test_a_state_of_another_game_size_or_shape_is_a_clear_error():
         (lambda: play_batch(inp, st, 1, 0.5, 3), "first must be a whole number"),
         (lambda: play_batch(inp, st, 1, 2**63 - 2, 3), "first \\+ count below 2\\*\\*63"),
         (lambda: play_batch(inp, st, 1, 0, 3, rotate_dealer="sometimes"), "rotate_dealer must be true or false"),
+        (lambda: play_batch(inp, st, 1, 0, 3, forced=99), "action 99 is not legal at seat 1's offer decision"),
+        (lambda: play_batch(inp, st, 1, 0, 3, forced=2**60), "forced must be an action code"),
+        # An Anaconda pass of cards beyond the deck crashed the process (a segmentation fault).
+        (lambda: play_batch(_inputs("anaconda", n=4), new_state(_inputs("anaconda", n=4)), 1, 0, 3, forced=10**9),
+         "action 1000000000 is not legal at seat 0's pass decision"),
         (lambda: new_state(inp, stacked=[0] * 10), "duplicate card '2c'"),
         (lambda: new_state(inp, stacked=[52]), "unknown card code 52"),
         (lambda: new_state(inp, stacked=[0, -1]), "unknown card code -1"),
