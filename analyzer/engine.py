@@ -195,17 +195,14 @@ def _check_batch(inp: Inputs, start, seed, first, count):
     return seed, first, count
 
 
-ACTION_LIMIT = 2**52  # every action code is below: a card, a choice, a mask of cards
-
-
 def _check_forced(inp: Inputs, start, seed, deal, rotate_dealer, forced):
     """``forced`` must be an action of deal ``deal``'s first decision (when that deal
     reaches one), as ``play_state`` checks it. The batch applies it to every deal
     unchecked; its legal actions are every deal's when the deciding seat's cards are
     known, as at a described table. An action outside them had been applied as it
     was, and an Anaconda pass of cards beyond the deck crashed the process."""
-    if not 0 <= forced < ACTION_LIMIT:
-        raise WantitError(f"forced must be an action code 0..2**52 - 1 (or -1 for none), not {forced}")
+    if not 0 <= forced < 2**63:  # an int64 in the kernels (Anaconda's pass codes use the high bits)
+        raise WantitError(f"forced must be an action code below 2**63 (or -1 for none), not {forced}")
     st = start.copy()
     if rotate_dealer:
         st[C.B.dealer] = deal % inp.players

@@ -224,7 +224,8 @@ def test_a_state_of_another_game_size_or_shape_is_a_clear_error():
         (lambda: play_batch(inp, st, 1, 2**63 - 2, 3), "first \\+ count below 2\\*\\*63"),
         (lambda: play_batch(inp, st, 1, 0, 3, rotate_dealer="sometimes"), "rotate_dealer must be true or false"),
         (lambda: play_batch(inp, st, 1, 0, 3, forced=99), "action 99 is not legal at seat 1's offer decision"),
-        (lambda: play_batch(inp, st, 1, 0, 3, forced=2**60), "forced must be an action code"),
+        (lambda: play_batch(inp, st, 1, 0, 3, forced=2**63), "forced must be an action code below 2\\*\\*63"),
+        (lambda: play_batch(inp, st, 1, 0, 3, forced=2**60), "action 1152921504606846976 is not legal"),
         # An Anaconda pass of cards beyond the deck crashed the process (a segmentation fault).
         (lambda: play_batch(_inputs("anaconda", n=4), new_state(_inputs("anaconda", n=4)), 1, 0, 3, forced=10**9),
          "action 1000000000 is not legal at seat 0's pass decision"),
