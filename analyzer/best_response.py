@@ -23,12 +23,11 @@ import numpy as np
 
 from .errors import WantitError
 from .runs import check_seed, whole
-from .sweep import (Z95, _mean_se, check_workers, dask_client, field_specs, metric_names, metric_scales,
+from .sweep import (METRIC_UNITS, Z95, _mean_se, check_workers, dask_client, field_specs, metric_names, metric_scales,
                     parse_values, primary_metric, run_sweep)
 from .variants import get_variant, spec_text
 
 MAX_CANDIDATES = 4096
-GAIN_UNITS = {"ev": "antes a deal", "p_win": "of the wins", "total": "points a game"}
 TUNE_STATE = "tune.json"  # a tuning's iterations so far, saved after each
 RACE_STATE = "race.json"  # a best response's race so far, saved after each round
 FINAL_SEED = 10_000  # an unconverged tuning's last measurement draws from seed + this
@@ -443,7 +442,7 @@ class Tuning:
                  f"measured again by the last")
         lines += [""] + wrap_line(f"tuned ({state}): {found}")
         lines += wrap_line(f"exploitability: a seat deviating within the space gains {e['gain']:+.4f} +/- "
-                           f"{Z95 * e['gain_se']:.4f} {GAIN_UNITS[primary_metric(v, s['players'])]} "
+                           f"{Z95 * e['gain_se']:.4f} {METRIC_UNITS[primary_metric(v, s['players'])]} "
                            f"(95%, on {e['deals']:,} fresh {v.unit}; noise threshold {s['tolerance']:g})")
         if m.get("saved"):
             lines += wrap_line(f"saved as the tuned preset for {count_of(s['players'], 'player')} in {m['saved']}")

@@ -46,19 +46,14 @@ def flag(value, what):
 
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
-    number = None
     if isinstance(value, str):
         word = value.strip().lower()
         if word in TRUE_WORDS or word in FALSE_WORDS:
             return word in TRUE_WORDS
-        try:
-            number = float(word)  # "1.0": how a run's settings write the number 1.0 back
-        except ValueError:
-            pass
-    elif isinstance(value, numbers.Real):
-        number = value
-    if number is not None and number in (0, 1):
-        return bool(number)
+        if word in ("1.0", "0.0"):  # how a run's settings write the numbers 1.0 and 0.0 back
+            return word == "1.0"
+    elif isinstance(value, numbers.Real) and value in (0, 1):
+        return bool(value)
     raise WantitError(f"{what} must be true or false, not {value!r}")
 
 
