@@ -490,6 +490,43 @@ def high_one_wild_and_with_card(t, natural, b):
     return before, after
 
 
+@njit(cache=True, inline="always")
+def high_one_wild_parts(t, natural):
+    """What ``high_one_wild_and_with_card`` works out of ``natural`` alone, for several
+    cards to share: the rank key, the ranks held three and four times, each suit's
+    flush or straight flush with the wild, and the strength without a card (its
+    first integer)."""
+    _, _, r3, r4 = rank_sets(natural)
+    key = rank_key(t, natural)
+    flushes = (_suited_wild(np.int64(natural & np.uint64(0x1FFF)), 1, FK_ABOVE_STRAIGHT_FLUSH, False),
+               _suited_wild(np.int64((natural >> np.uint64(16)) & np.uint64(0x1FFF)), 1, FK_ABOVE_STRAIGHT_FLUSH,
+                            False),
+               _suited_wild(np.int64((natural >> np.uint64(32)) & np.uint64(0x1FFF)), 1, FK_ABOVE_STRAIGHT_FLUSH,
+                            False),
+               _suited_wild(np.int64((natural >> np.uint64(48)) & np.uint64(0x1FFF)), 1, FK_ABOVE_STRAIGHT_FLUSH,
+                            False))
+    before = max(np.int64(high_wild_at(t, rank_slot(t, key))), _five_of_a_kind(r4, FIVE_KIND_ABOVE_SF),
+                 max(max(flushes[0], flushes[1]), max(flushes[2], flushes[3])))
+    return key, r3, r4, flushes, before
+
+
+@njit(cache=True, inline="always")
+def high_one_wild_with_card(t, natural, parts, b):
+    """The second integer of ``high_one_wild_and_with_card(t, natural, b)`` from the
+    ``parts`` of ``high_one_wild_parts(t, natural)``."""
+    key, r3, r4, flushes, _ = parts
+    bit = np.int64(low_bit(b))
+    rank, suit = bit & 15, bit >> 4
+    multiset_card = np.int64(high_wild_at(t, rank_slot(t, key + (CARD_KEYS[4 * rank + suit] & np.uint64(0xFFFFFFFF)))))
+    others = 0
+    for s in range(4):
+        if s != suit:
+            others = max(others, flushes[s])
+    own = np.int64((natural >> np.uint64(16 * suit)) & np.uint64(0x1FFF))
+    return max(multiset_card, _five_of_a_kind(r4 | (r3 & (np.int64(1) << rank)), FIVE_KIND_ABOVE_SF), others,
+               _suited_wild(own | (np.int64(1) << rank), 1, FK_ABOVE_STRAIGHT_FLUSH, False))
+
+
 @njit(cache=True)
 def low_mask(natural, w):
     """Ace-to-five low of the natural cards plus ``w`` wilds (0 when under 5 cards).

@@ -23,6 +23,8 @@ from .evaluate import (
     CARD_KEYS,
     high_mask,
     high_one_wild_and_with_card,
+    high_one_wild_parts,
+    high_one_wild_with_card,
     mask_key,
     one_more_row,
     plain_high,
@@ -282,6 +284,43 @@ def gain(t, policy, natural, w, card_mask, aim):
     if aim == AIM_LOW:
         return low_gain(natural, w, card_mask, int(policy[LOW_MAX]))
     return high_gain(t, natural, w, card_mask, policy[DRAW_WEIGHT])
+
+
+@njit(cache=True, inline="always")
+def best_gain(t, policy, natural, w, cards, start, k, aim):
+    """Index (0..k-1) of the card among the codes ``cards[start:start + k]`` that
+    raises my estimate most (``gain``; the first of equals), and that gain. The same
+    floats as ``gain``'s: aiming high with one wild and up to five natural cards (Do
+    Ya's hands), what ``high_gain`` works out of my hand alone is worked out once for
+    all the cards (``high_one_wild_parts``)."""
+    best = 0
+    best_score = -1e300
+    if aim == AIM_LOW or not (w == 1 and popcount(natural) <= 5):
+        for j in range(k):
+            g = gain(t, policy, natural, w, card_bit(cards[start + j]), aim)
+            if g > best_score:
+                best_score = g
+                best = j
+        return best, best_score
+    draw_weight = policy[DRAW_WEIGHT]
+    parts = high_one_wild_parts(t, natural)
+    longest = _longest_suit(natural)
+    r1 = rank_sets(natural)[0]
+    before = strength_value(parts[4]) + draw_weight * _draw_bonus_of(longest, r1, w)
+    for j in range(k):
+        b = card_bit(cards[start + j])
+        if b & natural:
+            g = high_gain(t, natural, w, b, draw_weight)
+        else:
+            bit = np.int64(low_bit(b))
+            rank, suit = bit & 15, bit >> 4
+            after = (strength_value(high_one_wild_with_card(t, natural, parts, b)) + draw_weight
+                     * _draw_bonus_of(max(longest, _suit_length(natural, suit) + 1), r1 | (np.int64(1) << rank), w))
+            g = after - before
+        if g > best_score:
+            best_score = g
+            best = j
+    return best, best_score
 
 
 @njit(cache=True, inline="always")

@@ -164,6 +164,37 @@ def test_an_offer_decision_is_its_score_against_the_threshold():
     assert decided_by_the_next_player > 100
 
 
+def test_the_best_of_several_cards_is_the_first_largest_gain_card_by_card():
+    """``best_gain`` (Do Ya's choice among the rejects on the table) works out my
+    hand's own parts once for all the cards; it must give ``gain`` card by card: the
+    index of the first largest gain and that gain, the same float. Random hands of
+    0-5 natural cards with 0-2 wilds, aims high and low, 1-6 cards, some of them held
+    (the fallback), draw weights 0, 1 and 0.37; a third of the hands from cards of
+    two suits and few ranks, so that ties and flushes come up."""
+    from analyzer.evaluate import _tables
+    from kernels.policies import DRAW_WEIGHT, LOW_MAX, N_OFFER_PARAMS, best_gain, gain
+
+    t, rng = _tables(), np.random.default_rng(17)
+    policy = np.zeros(N_OFFER_PARAMS)
+    narrow = np.array([4 * r + s for r in (0, 1, 2, 3, 8, 12) for s in (0, 1)])
+    ties = 0
+    for i in range(4000):
+        deck = narrow if i % 3 == 0 else np.arange(52)
+        cards = rng.permutation(deck)[:int(rng.integers(1, 12))].tolist()
+        n_hand = int(rng.integers(0, min(5, len(cards) - 1) + 1))
+        hand, offered = cards[:n_hand], cards[n_hand:][:6]
+        if hand and rng.integers(0, 10) == 0:
+            offered[int(rng.integers(0, len(offered)))] = hand[0]
+        natural, w, aim = _mask(hand), int(rng.choice([1, 1, 1, 0, 2])), int(rng.integers(0, 2))
+        policy[LOW_MAX], policy[DRAW_WEIGHT] = rng.integers(5, 14), rng.choice([0.0, 1.0, 0.37])
+        codes = np.array([0] + offered, dtype=np.int64)
+        gains = [gain(t, policy, natural, w, _mask([c]), aim) for c in offered]
+        index, most = best_gain(t, policy, natural, w, codes, 1, len(offered), aim)
+        assert (index, most) == (gains.index(max(gains)), max(gains)), (hand, offered, w, aim)
+        ties += gains.count(max(gains)) > 1
+    assert ties > 100
+
+
 @settings(max_examples=500, deadline=None)
 @given(st.integers(0, 2**64 - 1))
 def test_popcount_counts_the_set_bits(m):

@@ -125,8 +125,11 @@ def test_one_wild_hand_and_the_hand_with_a_card_are_high_mask_s_strengths():
     # own two strengths: random hands of 0-5 natural cards, every card not in the
     # hand added. A third come from the whole deck, a third from T-A and 2-5 of two
     # suits (straight flushes, wheels), a third from three ranks in every suit
-    # (four of a kind with the card: the wild's five of a kind).
-    from kernels.evaluate import eval_tables, high_mask, high_one_wild_and_with_card
+    # (four of a kind with the card: the wild's five of a kind). The parts shared by
+    # several cards (high_one_wild_parts, Do Ya's pool) must give the same two.
+    from kernels.evaluate import (
+        eval_tables, high_mask, high_one_wild_and_with_card, high_one_wild_parts, high_one_wild_with_card,
+    )
     from kernels.ranking import CAT_SHIFT, FIVE_KIND_ABOVE_SF, STRAIGHT_FLUSH
 
     t = eval_tables()
@@ -138,10 +141,13 @@ def test_one_wild_hand_and_the_hand_with_a_card_are_high_mask_s_strengths():
     for i in range(600):
         hand = rng.choice(decks[i % 3], rng.integers(0, 6), replace=False)
         natural = np.uint64(sum(1 << (16 * (c % 4) + c // 4) for c in hand))
+        parts = high_one_wild_parts(t, natural)
+        assert parts[4] == high_mask(t, natural, 1, 0, False), hand
         for c in sorted(set(range(52)) - set(hand.tolist())):
             b = np.uint64(1 << (16 * (c % 4) + c // 4))
             expected = (high_mask(t, natural, 1, 0, False), high_mask(t, natural | b, 1, 0, False))
             assert high_one_wild_and_with_card(t, natural, b) == expected, (hand, c)
+            assert high_one_wild_with_card(t, natural, parts, b) == expected[1], (hand, c)
             slots.add(expected[1] >> CAT_SHIFT)
     assert {FIVE_KIND_ABOVE_SF, STRAIGHT_FLUSH} <= slots
 

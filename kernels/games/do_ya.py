@@ -23,7 +23,7 @@ from numba import njit
 
 from ..cards import NO_CARD, card_bit, rank_mask_to_cards
 from ..evaluate import high_mask, low_mask, qualify
-from ..policies import ALWAYS, POOL_THRESHOLD, TAKE_THRESHOLD, aim_of, gain, wants_card
+from ..policies import ALWAYS, POOL_THRESHOLD, TAKE_THRESHOLD, aim_of, best_gain, wants_card
 from ..ranking import popcount
 from .common import (
     DK_DECLARE,
@@ -153,25 +153,18 @@ def _seat_hand(rules, st, p):
 
 
 @njit(cache=True)
-def _best_pool_card(t, policy, natural, w, cards, start, k, aim):
-    """Index (0..k-1) of the reject among ``cards[start:start + k]`` that raises my
-    estimate most (the first of equals), and that gain."""
-    best = 0
-    best_gain = -1e300
-    for j in range(k):
-        g = gain(t, policy, natural, w, card_bit(cards[start + j]), aim)
-        if g > best_gain:
-            best_gain = g
-            best = j
-    return best, best_gain
+def _best_pool_card(t, policy, natural, w, cards, start, k):
+    """``best_gain`` for my aim, a call of its own: taken only when the stock and the
+    dead cards have run out."""
+    return best_gain(t, policy, natural, w, cards, start, k, aim_of(policy, natural))
 
 
 @njit(cache=True, inline="always")
 def _pool_pick(t, policy, natural, w, cards, start, k):
     """A policy at the rejects ``cards[start:start + k]`` (in the order refused): the
     card code it takes, or ``POOL_DRAW``."""
-    best, best_gain = _best_pool_card(t, policy, natural, w, cards, start, k, aim_of(policy, natural))
-    if best_gain >= policy[POOL_THRESHOLD]:
+    best, most = best_gain(t, policy, natural, w, cards, start, k, aim_of(policy, natural))
+    if most >= policy[POOL_THRESHOLD]:
         return cards[start + best]
     return POOL_DRAW
 
@@ -327,7 +320,7 @@ def _draw(t, rules, params, st, stream, trace, out):
             return
         # Stock and dead cards exhausted: take the pool card of my choice.
         natural, w = _seat_hand(rules, st, p)
-        best, _ = _best_pool_card(t, params[p], natural, w, st, S.pool, st[S.n_pool], aim_of(params[p], natural))
+        best, _ = _best_pool_card(t, params[p], natural, w, st, S.pool, st[S.n_pool])
         taken = st[S.pool + best]
         _take_from_pool(st, taken)
         note(trace, st, EV_FORCED_NO_STOCK, p, taken, 0, 0)
