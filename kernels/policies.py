@@ -237,6 +237,9 @@ def high_gain(t, natural, w, b, draw_weight):
         # One wild (Do Ya's hole card): high_mask's parts, shared where the card
         # leaves them alone.
         strength_before, strength_after = high_one_wild_and_with_card(t, natural, b)
+    if draw_weight == 0.0:
+        # No draw bonus: the same float (adding 0.0 to a value of at least 0 leaves it).
+        return strength_value(strength_after) - strength_value(strength_before)
     after = strength_value(strength_after) + draw_weight * _draw_bonus_of(longest_after, r1 | (np.int64(1) << rank), w)
     before = strength_value(strength_before) + draw_weight * _draw_bonus_of(longest, r1, w)
     return after - before
@@ -314,8 +317,10 @@ def best_gain(t, policy, natural, w, cards, start, k, aim):
         else:
             bit = np.int64(low_bit(b))
             rank, suit = bit & 15, bit >> 4
-            after = (strength_value(high_one_wild_with_card(t, natural, parts, b)) + draw_weight
-                     * _draw_bonus_of(max(longest, _suit_length(natural, suit) + 1), r1 | (np.int64(1) << rank), w))
+            after = strength_value(high_one_wild_with_card(t, natural, parts, b))
+            if draw_weight != 0.0:  # else high_gain's float without the bonus, as there
+                after += draw_weight * _draw_bonus_of(max(longest, _suit_length(natural, suit) + 1),
+                                                      r1 | (np.int64(1) << rank), w)
             g = after - before
         if g > best_score:
             best_score = g
