@@ -48,6 +48,7 @@ from .ranking import (
     pack,
     popcount,
     straight_nibbles,
+    to_low_order,
     top_bit,
     top_nibbles,
 )
@@ -525,6 +526,22 @@ def high_one_wild_with_card(t, natural, parts, b):
     own = np.int64((natural >> np.uint64(16 * suit)) & np.uint64(0x1FFF))
     return max(multiset_card, _five_of_a_kind(r4 | (r3 & (np.int64(1) << rank)), FIVE_KIND_ABOVE_SF), others,
                _suited_wild(own | (np.int64(1) << rank), 1, FK_ABOVE_STRAIGHT_FLUSH, False))
+
+
+@njit(cache=True, inline="always")
+def one_wild_high_and_low(t, natural):
+    """``(high_mask(t, natural, 1, FK_ABOVE_STRAIGHT_FLUSH, False), low_mask(natural,
+    1))`` for up to five natural cards (Do Ya's showdown hands on the default rules),
+    the same integers, from one rank key: the high is ``high_one_wild_parts``', the
+    low the low table's entry for the natural ranks with the wild as the lowest rank
+    they lack (ace first), as ``low_mask`` places it."""
+    parts = high_one_wild_parts(t, natural)
+    r1 = rank_sets(natural)[0]
+    missing = ~to_low_order(r1) & 0x1FFF  # low order: bit 0 the ace, bit 1 the 2 ...
+    lowest = low_bit(missing)
+    fill = 12 if lowest == 0 else lowest - 1  # back to a rank: the ace 12, the 2 0 ...
+    low = np.int64(low_at(t, rank_slot(t, parts[0] + (CARD_KEYS[4 * fill] & np.uint64(0xFFFFFFFF)))))
+    return parts[4], low
 
 
 @njit(cache=True)

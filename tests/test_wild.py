@@ -152,6 +152,29 @@ def test_one_wild_hand_and_the_hand_with_a_card_are_high_mask_s_strengths():
     assert {FIVE_KIND_ABOVE_SF, STRAIGHT_FLUSH} <= slots
 
 
+def test_a_do_ya_showdown_hand_s_high_and_low_from_one_key_are_high_mask_s_and_low_mask_s():
+    # Do Ya's showdown on the default rules reads a hand's high and low (the wild as
+    # the lowest rank missing) from one rank key: both must be the general
+    # evaluators' integers. Hands of 0-5 natural cards from the whole deck, from low
+    # cards only (every low pattern: pairs, trips, a wheel with the wild), and from
+    # three ranks in every suit (the wild's five of a kind).
+    from kernels.evaluate import eval_tables, high_mask, low_mask, one_wild_high_and_low
+    from kernels.ranking import CAT_SHIFT, LOW_NO_PAIR
+
+    t = eval_tables()
+    rng = np.random.default_rng(12)
+    decks = [np.arange(52), np.array([4 * r + s for r in (12, 0, 1, 2, 3) for s in range(4)]),
+             np.array([4 * r + s for r in (4, 7, 12) for s in range(4)])]
+    patterns = set()
+    for i in range(6000):
+        hand = rng.choice(decks[i % 3], rng.integers(0, 6), replace=False)
+        natural = np.uint64(sum(1 << (16 * (c % 4) + c // 4) for c in hand))
+        high, low = one_wild_high_and_low(t, natural)
+        assert (high, low) == (high_mask(t, natural, 1, 0, False), low_mask(natural, 1)), hand
+        patterns.add(low >> CAT_SHIFT if low else -1)
+    assert {-1, LOW_NO_PAIR} < patterns and len(patterns) >= 5
+
+
 def test_one_and_two_wilds_by_table_are_every_rank_tried_on_every_rank_multiset():
     # The high_wild table places one wild card; the hashed wild path reads it. Its
     # non-flush strength depends on the ranks alone, so every rank multiset of up to

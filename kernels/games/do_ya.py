@@ -22,9 +22,9 @@ import numpy as np
 from numba import njit
 
 from ..cards import NO_CARD, card_bit, rank_mask_to_cards
-from ..evaluate import high_mask, low_mask, qualify
+from ..evaluate import high_mask, low_mask, one_wild_high_and_low, qualify
 from ..policies import ALWAYS, POOL_THRESHOLD, TAKE_THRESHOLD, aim_of, best_gain, wants_card
-from ..ranking import popcount
+from ..ranking import FK_ABOVE_STRAIGHT_FLUSH, popcount
 from .common import (
     DK_DECLARE,
     DK_NONE,
@@ -348,8 +348,12 @@ def _hands(t, rules, st):
         natural, w = _seat_hand(rules, st, s)
         st[P.natural + s] = np.int64(natural)
         st[P.shown + s] = st[S.up_mask + s]
-        st[P.high + s] = high_mask(t, natural, w, fk, dup)
-        st[P.low + s] = qualify(low_mask(natural, w), threshold)
+        if w == 1 and fk == FK_ABOVE_STRAIGHT_FLUSH and not dup and popcount(natural) <= 5:
+            high, low = one_wild_high_and_low(t, natural)  # the default rules' hands, one key for both
+        else:
+            high, low = high_mask(t, natural, w, fk, dup), low_mask(natural, w)
+        st[P.high + s] = high
+        st[P.low + s] = qualify(low, threshold)
         st[P.high_natural + s] = 0  # every Do Ya hand plays its wild card
     begin_showdown(rules, st)
 
