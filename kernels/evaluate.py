@@ -471,24 +471,9 @@ def high_one_wild_and_with_card(t, natural, b):
     ``high_mask``'s parts (the rank multiset with the wild, a wild's five of a kind,
     each suit's flush or straight flush); the card changes the rank key by its own
     key, the five of a kind by its rank, and one suit's part: the other three are
-    worked out once for both."""
-    r1, r2, r3, r4 = rank_sets(natural)
-    bit = np.int64(low_bit(b))
-    rank, suit = bit & 15, bit >> 4
-    key = rank_key(t, natural)
-    multiset = np.int64(high_wild_at(t, rank_slot(t, key)))
-    multiset_card = np.int64(high_wild_at(t, rank_slot(t, key + (CARD_KEYS[4 * rank + suit] & np.uint64(0xFFFFFFFF)))))
-    others = 0
-    for s in range(4):
-        if s != suit:
-            ranks = np.int64((natural >> np.uint64(16 * s)) & np.uint64(0x1FFF))
-            others = max(others, _suited_wild(ranks, 1, FK_ABOVE_STRAIGHT_FLUSH, False))
-    own = np.int64((natural >> np.uint64(16 * suit)) & np.uint64(0x1FFF))
-    before = max(multiset, _five_of_a_kind(r4, FIVE_KIND_ABOVE_SF), others,
-                 _suited_wild(own, 1, FK_ABOVE_STRAIGHT_FLUSH, False))
-    after = max(multiset_card, _five_of_a_kind(r4 | (r3 & (np.int64(1) << rank)), FIVE_KIND_ABOVE_SF), others,
-                _suited_wild(own | (np.int64(1) << rank), 1, FK_ABOVE_STRAIGHT_FLUSH, False))
-    return before, after
+    worked out once for both (``high_one_wild_parts``, ``high_one_wild_with_card``)."""
+    parts = high_one_wild_parts(t, natural)
+    return parts[4], high_one_wild_with_card(t, natural, parts, b)
 
 
 @njit(cache=True, inline="always")
