@@ -239,6 +239,21 @@ def test_a_mask_s_key_is_the_sum_of_its_cards_keys(cards):
     assert int(rank_key(_tables(), _mask(cards))) == sum(int(RANK_MULTIPLIERS[c >> 2]) for c in cards)
 
 
+def test_the_draw_bonus_of_every_longest_suit_and_run_is_its_definition():
+    """``_draw_bonus_from`` reads its float from a table of longest suits and runs
+    (``DRAW_BONUSES``), and works it out beyond the table: both must be the
+    definition's float, a tenth for each card of the longest suit beyond two and
+    0.08 for each rank of the run beyond two, wild cards counted in both, for every
+    count a hand can have and beyond the table's edges."""
+    from kernels.policies import _draw_bonus_from
+
+    for suit in range(26):
+        for run in range(6):
+            for wilds in range(13):
+                want = 0.1 * max(0, suit + wilds - 2) + 0.08 * max(0, run + wilds - 2)
+                assert _draw_bonus_from(suit, run, wilds) == want, (suit, run, wilds)
+
+
 @settings(max_examples=800, deadline=None)
 @given(st.lists(st.integers(0, 51), min_size=0, max_size=10, unique=True), st.integers(0, 3))
 def test_the_draw_bonus_is_its_definition(cards, wilds):
