@@ -21,8 +21,10 @@ from .policies import (
     LOW_MAX,
     OFFER_POLICY,
     _cards_of_ranks,
+    _draw_bonus_of,
     _low_value_set,
     _ranks_of_low_values,
+    _suit_length,
     draw_bonus,
     high_value,
     low_card_count,
@@ -91,6 +93,33 @@ def _aim_value_without(t, policy, cards, key, b, aim, howdy):
         if 0 <= low_max <= 13:  # low_value's lookup, here: the call cost more than it
             return low_value_by_table(rank_sets(rest)[0], 0, low_max)
     return aim_value(t, policy, rest, aim, howdy)
+
+
+@njit(cache=True, inline="always")
+def _longest_less_one_by_suit(cards):
+    """The longest suit of ``cards`` less one card of suit ``s``, for each suit: four
+    4-bit fields, suit ``s`` at bit ``4 s``."""
+    l0 = _suit_length(cards, 0)
+    l1 = _suit_length(cards, 1)
+    l2 = _suit_length(cards, 2)
+    l3 = _suit_length(cards, 3)
+    return (max(l0 - 1, l1, l2, l3) | (max(l0, l1 - 1, l2, l3) << 4)
+            | (max(l0, l1, l2 - 1, l3) << 8) | (max(l0, l1, l2, l3 - 1) << 12))
+
+
+@njit(cache=True, inline="always")
+def _plain_high_value_without(t, draw_weight, cards, key, r1, r2, longest_less_one, b):
+    """``aim_value`` aiming high without wild cards of ``cards`` less its card ``b``
+    (a mask bit), the same float, from the parts of ``cards`` that every card's loss
+    shares: its hash key, its ranks held once or more and twice or more, and its
+    longest suit less one card of each suit (``_longest_less_one_by_suit``). The
+    ranks left lose ``b``'s only where it was the rank's one card."""
+    bit = np.int64(low_bit(b))
+    rank, suit = bit & 15, bit >> 4
+    rank_bit = np.int64(1) << rank
+    strength = plain_high(t, key - CARD_KEYS[4 * rank + suit], cards & ~b)
+    longest = (longest_less_one >> (4 * suit)) & 15
+    return strength_value(strength) + draw_weight * _draw_bonus_of(longest, r1 & ~(rank_bit & ~r2), 0)
 
 
 AIM_SALT = np.uint64(0x9E3779B97F4A7C15)
@@ -199,6 +228,10 @@ def choose_pass(t, policy, hand, count, evidence, stream, howdy):
     spited = np.int64(0)
     if spite != 0.0 and evidence:
         spited = _ranks_of_low_values((np.int64(1) << low_max) - 1) if they_go_low else np.int64(0x1F00)
+    # Aiming high without wild cards, the parts of the hand that every card's loss
+    # shares are worked out once a card passed.
+    plain_high_aim = aim != AIM_LOW and not howdy
+    draw_weight = policy[DRAW_WEIGHT]
     chosen = np.uint64(0)
     for _ in range(count):
         best = np.uint64(0)
@@ -210,11 +243,16 @@ def choose_pass(t, policy, hand, count, evidence, stream, howdy):
                 chosen |= free & (~free + np.uint64(1))
                 continue
         key = mask_key(t, left)
+        r1, r2, _, _ = rank_sets(left)
+        longest_less_one = _longest_less_one_by_suit(left)
         m = left
         while m:
             b = m & (~m + np.uint64(1))
             m ^= b
-            score = _aim_value_without(t, policy, left, key, b, aim, howdy)
+            if plain_high_aim:
+                score = _plain_high_value_without(t, draw_weight, left, key, r1, r2, longest_less_one, b)
+            else:
+                score = _aim_value_without(t, policy, left, key, b, aim, howdy)
             if spite != 0.0 and evidence:
                 rank, v = _rank_and_value(b)
                 if (v <= low_max) if they_go_low else (rank >= 8):
