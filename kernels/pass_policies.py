@@ -10,7 +10,17 @@ and received, never what it is about to receive.
 import numpy as np
 from numba import njit
 
-from .evaluate import CARD_KEYS, bit_to_code, high_mask, low_mask, mask_key, plain_high, plain_low, rank_sets
+from .evaluate import (
+    CARD_KEYS,
+    bit_to_code,
+    flush_suit,
+    high_mask,
+    low_mask,
+    mask_key,
+    plain_high,
+    plain_low,
+    rank_sets,
+)
 from .policies import (
     AIM,
     AIM_ADAPTIVE,
@@ -32,8 +42,9 @@ from .policies import (
     low_value_by_table,
     strength_value,
 )
-from .ranking import CAT_SHIFT, LOW_NO_PAIR, low_bit, nth_bit, popcount
+from .ranking import CAT_SHIFT, FLUSH, LOW_NO_PAIR, STRAIGHT_FLUSH, low_bit, nth_bit, popcount
 from .rng import below
+from .tables import FLUSH_CHECK
 
 # Anaconda's policy vector: the offer games' parameters (those it uses keep their
 # meaning), then its own.
@@ -287,6 +298,65 @@ def _aim_for_low(policy, best_low):
     return aim
 
 
+@njit(cache=True, inline="always")
+def _used_rank_sets(strength):
+    """The ranks of a high strength's five cards held once or more, twice or more,
+    three times or more and four times, ``(u1, u2, u3, u4)``: its five nibbles are
+    the cards' ranks plus one (0: no card), equal ranks side by side
+    (``kernels.ranking.high_from_rank_sets``)."""
+    n0 = (strength >> 16) & 15
+    n1 = (strength >> 12) & 15
+    n2 = (strength >> 8) & 15
+    n3 = (strength >> 4) & 15
+    n4 = strength & 15
+    b0 = (np.int64(1) << n0) >> 1
+    b1 = (np.int64(1) << n1) >> 1
+    b2 = (np.int64(1) << n2) >> 1
+    b3 = (np.int64(1) << n3) >> 1
+    b4 = (np.int64(1) << n4) >> 1
+    e01, e12, e23, e34 = n0 == n1, n1 == n2, n2 == n3, n3 == n4
+    u1 = b0 | b1 | b2 | b3 | b4
+    u2 = (b0 if e01 else 0) | (b1 if e12 else 0) | (b2 if e23 else 0) | (b3 if e34 else 0)
+    u3 = (b0 if e01 and e12 else 0) | (b1 if e12 and e23 else 0) | (b2 if e23 and e34 else 0)
+    u4 = (b0 if e01 and e12 and e23 else 0) | (b1 if e12 and e23 and e34 else 0)
+    return u1, u2, u3, u4
+
+
+@njit(cache=True, inline="always")
+def _high_discards(hand, key, strength):
+    """The two cards ``keep_five`` discards aiming high from ``hand`` (seven natural
+    cards, a mask, whose hash key is ``key`` and high strength ``strength``), without
+    a lookup. The fives as strong as the hand hold its best five's cards: a flush's
+    five are its suit's cards of the five ranks (seven cards hold one flush at
+    most), so the other two go. Else they hold the best five's ranks as often as it
+    does, so exactly those fives are as strong, and their low is the same (the same
+    ranks): the first of them in the order of the discards is kept, which discards
+    the lowest card (mask bit) of each rank held once more than the five hold it,
+    or the two lowest of a rank held twice more."""
+    u1, u2, u3, u4 = _used_rank_sets(strength)
+    slot = strength >> CAT_SHIFT
+    if key & FLUSH_CHECK and (slot == FLUSH or slot == STRAIGHT_FLUSH):
+        return hand & ~(np.uint64(u1) << np.uint64(16 * flush_suit(key)))
+    r1, r2, r3, r4 = rank_sets(hand)
+    extra = (r1 & ~u1) | (r2 & ~u2) | (r3 & ~u3) | (r4 & ~u4)  # the ranks held more often than the five hold them
+    first = _cards_of_ranks(hand, extra & -extra)
+    gone = first & (~first + np.uint64(1))
+    second = _cards_of_ranks(hand, extra & (extra - 1)) if extra & (extra - 1) else first & ~gone
+    return gone | (second & (~second + np.uint64(1)))
+
+
+@njit(cache=True, inline="always")
+def _low_keep_pool(hand):
+    """The cards of ``hand`` (a mask of natural cards holding five or more ranks)
+    each of which it can lose alone and keep its ace-to-five low: those of a rank
+    held twice or more, or not among the five lowest (ace 1) it holds."""
+    r1, r2, _, _ = rank_sets(hand)
+    held = _low_value_set(r1)
+    if popcount(held) > 5:
+        held &= np.int64(nth_bit(held, 5)) - 1
+    return _cards_of_ranks(hand, r2 | ~_ranks_of_low_values(held))
+
+
 @njit(cache=True)
 def keep_five(t, policy, hand, hand_size, howdy, fk):
     """The five cards to keep (a mask) and the aim they were kept for.
@@ -297,8 +367,9 @@ def keep_five(t, policy, hand, hand_size, howdy, fk):
     five's high and low are those of the whole hand (its key's table entries), so
     the aim is known before any five is evaluated, and each five reads one table,
     the other only when it equals the best; each five's key is the hand's less the
-    discards' keys. With Howdy Doody's wild cards every five's high and low are
-    worked out, and the aim after them."""
+    discards' keys. Aiming high at seven cards, the discards are read off the best
+    five's ranks (``_high_discards``) with no five evaluated. With Howdy Doody's
+    wild cards every five's high and low are worked out, and the aim after them."""
     hand = np.uint64(hand)
     full_key = mask_key(t, hand)
     aim = AIM_HIGH
@@ -308,6 +379,8 @@ def keep_five(t, policy, hand, hand_size, howdy, fk):
         aim = _aim_for_low(policy, best_low)
         best_side = best_low if aim == AIM_LOW else plain_high(t, full_key, hand)
     aim_low = aim == AIM_LOW
+    if not howdy and hand_size == 7 and not aim_low:
+        return hand & ~_high_discards(hand, full_key, best_side), aim
     best_mask = np.uint64(0)
     best_other = np.int64(-1)
     # With wild cards: the best (high, low) and (low, high) so far, each pair packed
@@ -317,19 +390,22 @@ def keep_five(t, policy, hand, hand_size, howdy, fk):
     n_discard = hand_size - 5
     pool = hand
     if not howdy and n_discard == 2:
-        # A five as good as the whole hand on the aim's side leaves out two cards
-        # each of which the hand can lose alone and stay as good (a card set's best
-        # five only gets worse with fewer cards): the fives are those of these
-        # cards' pairs, a few where there were 21, in the same order.
-        pool = np.uint64(0)
-        m = hand
-        while m:
-            b = m & (~m + np.uint64(1))
-            m ^= b
-            key = full_key - CARD_KEYS[bit_to_code(b)]
-            side = plain_low(t, key) if aim_low else plain_high(t, key, hand & ~b)
-            if side == best_side:
-                pool |= b
+        # (Aiming low: aiming high, seven cards have gone above.) A five as low as
+        # the whole hand leaves out two cards each of which the hand can lose alone
+        # and stay as low (a card set's best five only gets worse with fewer cards):
+        # the fives are those of these cards' pairs, a few where there were 21, in
+        # the same order. At an unpaired low they are read off the five lowest
+        # ranks; a paired low tries each card.
+        if best_side >> CAT_SHIFT == LOW_NO_PAIR:
+            pool = _low_keep_pool(hand)
+        else:
+            pool = np.uint64(0)
+            m = hand
+            while m:
+                b = m & (~m + np.uint64(1))
+                m ^= b
+                if plain_low(t, full_key - CARD_KEYS[bit_to_code(b)]) == best_side:
+                    pool |= b
     # Every way to discard hand_size - 5 cards of the pool, in the order of their
     # lowest bits.
     mi = pool if n_discard > 0 else np.uint64(1)

@@ -551,6 +551,56 @@ def test_keep_five_keeps_the_best_five_for_its_aim_by_the_rule_written_out():
             assert keep_five(t, policy, np.uint64(mask(cards)), size, False, 0) == (mask(fives[best]), aim)
 
 
+def test_the_discards_aiming_high_are_those_of_the_first_strongest_five():
+    """``_high_discards`` reads ``keep_five``'s two discards aiming high at seven
+    cards off the best five's ranks, with no five evaluated: its five must be the
+    first five (in the order of the discards) of those as strong as the hand, ties
+    broken by the low, each five's high and low from the public evaluators. 4,000
+    hands from the whole deck, from few ranks (trips, full houses, quads) and from
+    mostly one suit (flushes, straight flushes)."""
+    from analyzer.evaluate import _tables
+    from kernels.evaluate import mask_key, plain_high
+    from kernels.pass_policies import _high_discards
+
+    t = _tables()
+    rng = np.random.default_rng(77)
+    pools = [list(range(52)),
+             [4 * r + s for r in (12, 11, 5) for s in range(4)],  # aces, kings, sevens
+             [4 * r + s for r in (0, 1, 2, 3, 4, 9) for s in range(4)],
+             [4 * r + 2 for r in range(13)] + [4 * r + 3 for r in (0, 4, 8, 12)]]  # a suit and four more
+    for trial in range(4000):
+        cards = by_bit([int(c) for c in rng.choice(pools[trial % len(pools)], 7, replace=False)])
+        fives = [[c for c in cards if c not in gone] for gone in combinations(cards, 2)]
+        order = list(zip(evaluate_high(np.array(fives, np.uint8)).tolist(),
+                         evaluate_low(np.array(fives, np.uint8)).tolist()))
+        want = mask(fives[order.index(max(order))])
+        hand = np.uint64(mask(cards))
+        key = mask_key(t, hand)
+        assert hand & ~np.uint64(_high_discards(hand, key, plain_high(t, key, hand))) == want, cards
+
+
+def test_the_cards_a_hand_can_lose_and_keep_its_unpaired_low_are_read_off_its_ranks():
+    """``_low_keep_pool``: the cards of seven holding five ranks or more that the
+    hand can lose alone and keep its ace-to-five low must be those whose loss leaves
+    the public evaluator's low as it is, for 3,000 hands (low cards, pairs among
+    them)."""
+    from kernels.pass_policies import _low_keep_pool
+
+    rng = np.random.default_rng(78)
+    pools = [list(range(52)), [4 * r + s for r in (12, 0, 1, 2, 3, 4, 5) for s in range(4)]]
+    checked = 0
+    for trial in range(3000):
+        cards = by_bit([int(c) for c in rng.choice(pools[trial % 2], 7, replace=False)])
+        if len({c // 4 for c in cards}) < 5:
+            continue
+        rests = [[c for c in cards if c != gone] for gone in cards]
+        lows = evaluate_low(np.array(rests, np.uint8)).tolist()
+        want = mask([gone for gone, low in zip(cards, lows) if low == int(evaluate_low(cards))])
+        assert _low_keep_pool(np.uint64(mask(cards))) == want, cards
+        checked += 1
+    assert checked > 2_000
+
+
 def _random_hands(rng, count, size):
     hands = []
     for _ in range(count):
