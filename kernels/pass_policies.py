@@ -288,6 +288,19 @@ def choose_keep(t, policy, hand, hand_size, howdy, fk):
 
 
 @njit(cache=True, inline="always")
+def _aim_by_ranks(policy, cards):
+    """``_aim_for_low(policy, plain_low(t, mask_key(t, cards)))`` of natural cards,
+    from their ranks alone: their best low is unpaired when they hold five different
+    low values (ace 1 .. king 13), and then it is topped by the fifth lowest."""
+    aim = int(policy[AIM])
+    if aim == AIM_ADAPTIVE:
+        held = _low_value_set(rank_sets(cards)[0])
+        top = np.int64(low_bit(nth_bit(held, 4))) + 1 if popcount(held) >= 5 else 99
+        aim = AIM_LOW if top <= policy[LOW_MAX] else AIM_HIGH
+    return aim
+
+
+@njit(cache=True, inline="always")
 def _aim_for_low(policy, best_low):
     """The aim of ``policy``, adaptive resolved by the hand's best low: low when it is
     unpaired and no higher than ``LOW_MAX``."""
@@ -367,7 +380,8 @@ def keep_five(t, policy, hand, hand_size, howdy, fk):
     five's high and low are those of the whole hand (its key's table entries), so
     the aim is known before any five is evaluated, and each five reads one table,
     the other only when it equals the best; each five's key is the hand's less the
-    discards' keys. Aiming high at seven cards, the discards are read off the best
+    discards' keys; the aim itself comes from the hand's ranks (``_aim_by_ranks``),
+    so only the aim's table is read for the hand. Aiming high at seven cards, the discards are read off the best
     five's ranks (``_high_discards``) with no five evaluated. With Howdy Doody's
     wild cards every five's high and low are worked out, and the aim after them."""
     hand = np.uint64(hand)
@@ -375,9 +389,9 @@ def keep_five(t, policy, hand, hand_size, howdy, fk):
     aim = AIM_HIGH
     best_side = np.int64(0)
     if not howdy:
-        best_low = plain_low(t, full_key)
-        aim = _aim_for_low(policy, best_low)
-        best_side = best_low if aim == AIM_LOW else plain_high(t, full_key, hand)
+        # The aim from the ranks, then the one table its side reads.
+        aim = _aim_by_ranks(policy, hand)
+        best_side = plain_low(t, full_key) if aim == AIM_LOW else plain_high(t, full_key, hand)
     aim_low = aim == AIM_LOW
     if not howdy and hand_size == 7 and not aim_low:
         return hand & ~_high_discards(hand, full_key, best_side), aim

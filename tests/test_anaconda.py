@@ -601,6 +601,27 @@ def test_the_cards_a_hand_can_lose_and_keep_its_unpaired_low_are_read_off_its_ra
     assert checked > 2_000
 
 
+def test_the_keep_s_aim_from_the_ranks_is_the_aim_from_the_best_low():
+    """``_aim_by_ranks`` (``keep_five``'s aim without a low lookup) must be the aim
+    ``_aim_for_low`` reads off the hand's best low from the table, for hands of five
+    to seven natural cards (random, and of low cards with pairs), every aim and low
+    limits whole, fractional and out of the cards' range."""
+    from analyzer.evaluate import _tables
+    from kernels.evaluate import mask_key, plain_low
+    from kernels.pass_policies import _aim_by_ranks, _aim_for_low
+    from kernels.policies import AIM, LOW_MAX
+
+    t = _tables()
+    rng = np.random.default_rng(79)
+    pools = [list(range(52)), [4 * r + s for r in (12, 0, 1, 2, 3, 4, 5) for s in range(4)]]
+    policy = V.policy_vector("heuristic")
+    for trial in range(6000):
+        cards = np.uint64(mask([int(c) for c in rng.choice(pools[trial % 2], 5 + trial % 3, replace=False)]))
+        policy[AIM] = (0, 1, 2, 2, 2)[trial % 5]
+        policy[LOW_MAX] = (0, 1, 5, 6.5, 7, 8, 13, 14)[trial % 8]
+        assert _aim_by_ranks(policy, cards) == _aim_for_low(policy, plain_low(t, mask_key(t, cards))), hex(cards)
+
+
 def _random_hands(rng, count, size):
     hands = []
     for _ in range(count):
