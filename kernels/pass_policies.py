@@ -482,15 +482,15 @@ def hide_card(t, policy, keep, aim, howdy):
 def hide_of_five(t, policy, five, howdy):
     """``choose_keep(t, policy, five, 5, howdy, fk)[1]``, the card the policy hides
     of the five it holds, without the keep: the aim ``keep_five`` finds for a hand
-    of five (its low, qualifying or not, read by ``_aim_for_low``; with Howdy
-    Doody's wild cards its low with the kings wild), then ``hide_card``. The five's
-    key serves both."""
+    of five (from its ranks, ``_aim_by_ranks``; with Howdy Doody's wild cards from
+    its low with the kings wild, ``_aim_for_low``), then ``hide_card`` by the five's
+    key."""
     key = mask_key(t, five)
     if howdy:
         natural, w = split_low(five, howdy)
         aim = _aim_for_low(policy, np.int64(low_mask(natural, w)))
     else:
-        aim = _aim_for_low(policy, plain_low(t, key))
+        aim = _aim_by_ranks(policy, five)  # no low lookup
     return _hide_card_by_key(t, policy, five, key, aim, howdy)
 
 
