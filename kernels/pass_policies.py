@@ -254,7 +254,7 @@ def choose_pass(t, policy, hand, count, evidence, stream, howdy):
                 chosen |= free & (~free + np.uint64(1))
                 continue
         key = mask_key(t, left)
-        r1, r2, _, _ = rank_sets(left)
+        r1, r2, _, _ = rank_sets(left)  # (read aiming high without wild cards only)
         longest_less_one = _longest_less_one_by_suit(left)
         m = left
         while m:
@@ -381,9 +381,10 @@ def keep_five(t, policy, hand, hand_size, howdy, fk):
     the aim is known before any five is evaluated, and each five reads one table,
     the other only when it equals the best; each five's key is the hand's less the
     discards' keys; the aim itself comes from the hand's ranks (``_aim_by_ranks``),
-    so only the aim's table is read for the hand. Aiming high at seven cards, the discards are read off the best
-    five's ranks (``_high_discards``) with no five evaluated. With Howdy Doody's
-    wild cards every five's high and low are worked out, and the aim after them."""
+    so only the aim's table is read for the hand. Aiming high at seven cards, the
+    discards are read off the best five's ranks (``_high_discards``) with no five
+    evaluated. With Howdy Doody's wild cards every five's high and low are worked
+    out, and the aim after them."""
     hand = np.uint64(hand)
     full_key = mask_key(t, hand)
     aim = AIM_HIGH
