@@ -31,10 +31,10 @@ from .policies import (
     LOW_MAX,
     OFFER_POLICY,
     _cards_of_ranks,
-    _draw_bonus_of,
     _low_value_set,
     _ranks_of_low_values,
     _suit_length,
+    _value_of_parts,
     draw_bonus,
     high_value,
     low_card_count,
@@ -130,7 +130,7 @@ def _plain_high_value_without(t, draw_weight, cards, key, r1, r2, longest_less_o
     rank_bit = np.int64(1) << rank
     strength = plain_high(t, key - CARD_KEYS[4 * rank + suit], cards & ~b)
     longest = (longest_less_one >> (4 * suit)) & 15
-    return strength_value(strength) + draw_weight * _draw_bonus_of(longest, r1 & ~(rank_bit & ~r2), 0)
+    return _value_of_parts(strength, longest, r1 & ~(rank_bit & ~r2), 0, draw_weight)
 
 
 AIM_SALT = np.uint64(0x9E3779B97F4A7C15)
@@ -358,18 +358,6 @@ def _high_discards(hand, key, strength):
     return gone | (second & (~second + np.uint64(1)))
 
 
-@njit(cache=True, inline="always")
-def _low_keep_pool(hand):
-    """The cards of ``hand`` (a mask of natural cards holding five or more ranks)
-    each of which it can lose alone and keep its ace-to-five low: those of a rank
-    held twice or more, or not among the five lowest (ace 1) it holds."""
-    r1, r2, _, _ = rank_sets(hand)
-    held = _low_value_set(r1)
-    if popcount(held) > 5:
-        held &= np.int64(nth_bit(held, 5)) - 1
-    return _cards_of_ranks(hand, r2 | ~_ranks_of_low_values(held))
-
-
 @njit(cache=True)
 def keep_five(t, policy, hand, hand_size, howdy, fk):
     """The five cards to keep (a mask) and the aim they were kept for.
@@ -412,7 +400,9 @@ def keep_five(t, policy, hand, hand_size, howdy, fk):
         # the same order. At an unpaired low they are read off the five lowest
         # ranks; a paired low tries each card.
         if best_side >> CAT_SHIFT == LOW_NO_PAIR:
-            pool = _low_keep_pool(hand)
+            # The cards whose loss leaves the five lowest values held: the pass's free
+            # low cards, every value counted and none spited.
+            pool = _free_low_cards(hand, 13, np.int64(0))
         else:
             pool = np.uint64(0)
             m = hand

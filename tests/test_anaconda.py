@@ -580,11 +580,12 @@ def test_the_discards_aiming_high_are_those_of_the_first_strongest_five():
 
 
 def test_the_cards_a_hand_can_lose_and_keep_its_unpaired_low_are_read_off_its_ranks():
-    """``_low_keep_pool``: the cards of seven holding five ranks or more that the
+    """``keep_five``'s pool at an unpaired low, ``_free_low_cards`` with every value
+    counted and none spited: the cards of seven holding five ranks or more that the
     hand can lose alone and keep its ace-to-five low must be those whose loss leaves
     the public evaluator's low as it is, for 3,000 hands (low cards, pairs among
     them)."""
-    from kernels.pass_policies import _low_keep_pool
+    from kernels.pass_policies import _free_low_cards
 
     rng = np.random.default_rng(78)
     pools = [list(range(52)), [4 * r + s for r in (12, 0, 1, 2, 3, 4, 5) for s in range(4)]]
@@ -596,7 +597,7 @@ def test_the_cards_a_hand_can_lose_and_keep_its_unpaired_low_are_read_off_its_ra
         rests = [[c for c in cards if c != gone] for gone in cards]
         lows = evaluate_low(np.array(rests, np.uint8)).tolist()
         want = mask([gone for gone, low in zip(cards, lows) if low == int(evaluate_low(cards))])
-        assert _low_keep_pool(np.uint64(mask(cards))) == want, cards
+        assert _free_low_cards(np.uint64(mask(cards)), 13, 0) == want, cards
         checked += 1
     assert checked > 2_000
 
