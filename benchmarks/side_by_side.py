@@ -1,10 +1,11 @@
-"""A revision's pot-game kernels against the working tree's, both running at once.
+"""A revision's game kernels against the working tree's, both running at once.
 
 Run from the repository root (two cores or more):
 
     python benchmarks/side_by_side.py train_wreck                 # against HEAD
     python benchmarks/side_by_side.py anaconda --rev 9106787 --rounds 6
     python benchmarks/side_by_side.py do_ya --policy always_take --players 4
+    python benchmarks/side_by_side.py selection                   # one-player games
 
 On a machine whose runs vary from one process to the next by more than the change
 being measured, timing old and new in turn shows nothing. Here the revision is
@@ -15,9 +16,10 @@ sides every round, so that a slower core slows each tree as often): both see the
 same noise, and the ratio of their times holds where the times themselves wander. Each process
 plays the deals of its own tree's ``bench_games.py`` (``game_runner``: every seat
 the same preset, the dealer rotating, the batch driver ``simulate`` plays through;
-revisions from 64c1ead on have it in this form), best of ``--repeats``, and hashes
-the run's totals: the same hash in both trees means the
-same results. The summary's geometric mean of the rounds' ratios cancels a
+revisions from 64c1ead on have it in this form), or for Selection the games of its
+``bench_selection.py`` (``runner``: one player by default), best of ``--repeats``, and
+hashes the run's totals (Selection's: its result rows): the same hash in both trees
+means the same results. The summary's geometric mean of the rounds' ratios cancels a
 difference between the two cores over an even number of rounds (the default 4);
 where a core's speed jumps between two levels from one moment to the next (a host
 shared with other machines), the ratio of each tree's best time over all rounds
@@ -40,6 +42,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 POT_GAMES = ("selection_rejection", "do_ya", "anaconda", "train_wreck")
+SELECTION = "selection"
 
 
 def time_here(game, deals, players, policy, repeats, core):
@@ -51,14 +54,22 @@ def time_here(game, deals, players, policy, repeats, core):
     import numba
 
     numba.set_num_threads(1)
-    from analyzer.evaluate import _tables
-    from analyzer.variants import VARIANTS
-    from bench_games import Outputs, game_runner
+    if game == SELECTION:
+        import bench_selection
 
-    out = Outputs(deals, players)
-    run = game_runner(_tables(), VARIANTS[game], policy, players, deals, out)
-    run()  # compiles, or loads the tree's cache
-    digest = hashlib.sha1(out.totals().tobytes()).hexdigest()[:12]
+        out = bench_selection.Outputs(deals, players)
+        run = bench_selection.runner(players, policy, deals, out)
+        run()  # compiles, or loads the tree's cache
+        digest = hashlib.sha1(out.rows.tobytes()).hexdigest()[:12]
+    else:
+        from analyzer.evaluate import _tables
+        from analyzer.variants import VARIANTS
+        from bench_games import Outputs, game_runner
+
+        out = Outputs(deals, players)
+        run = game_runner(_tables(), VARIANTS[game], policy, players, deals, out)
+        run()  # compiles, or loads the tree's cache
+        digest = hashlib.sha1(out.totals().tobytes()).hexdigest()[:12]
     best = float("inf")
     for _ in range(repeats):
         begin = time.perf_counter()
@@ -104,16 +115,20 @@ def one_round(args, old_tree, number):
 
 def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("game", choices=POT_GAMES)
+    parser.add_argument("game", choices=POT_GAMES + (SELECTION,))
     parser.add_argument("--rev", default="HEAD", help="the revision to compare with (default HEAD)")
     parser.add_argument("--rounds", type=int, default=4, help="timed rounds, both trees at once (default 4)")
-    parser.add_argument("--deals", type=int, default=20_000, help="deals a timing (default 20,000)")
-    parser.add_argument("--players", type=int, default=7)
+    parser.add_argument("--deals", type=int, help="deals (Selection: games) a timing (default 20,000; Selection 2,000)")
+    parser.add_argument("--players", type=int, help="players (default 7; Selection 1)")
     parser.add_argument("--policy", default="heuristic", help="the preset or spec at every seat (default heuristic)")
     parser.add_argument("--repeats", type=int, default=25, help="timings a round, the best kept (default 25)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--core", type=int, default=-1, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.deals is None:
+        args.deals = 2_000 if args.game == SELECTION else 20_000
+    if args.players is None:
+        args.players = 1 if args.game == SELECTION else 7
     for name in ("rounds", "deals", "players", "repeats"):
         if getattr(args, name) < 1:
             parser.error(f"--{name} must be at least 1")
@@ -136,7 +151,8 @@ def main():
         subprocess.run(["git", "worktree", "add", "--detach", "--quiet", str(old_tree), args.rev], cwd=ROOT,
                        check=True)
         try:
-            print(f"{args.game}, {args.players} players, {args.policy}, one thread each, {args.deals:,} deals, "
+            unit = "game" if args.game == SELECTION else "deal"
+            print(f"{args.game}, {args.players} players, {args.policy}, one thread each, {args.deals:,} {unit}s, "
                   f"best of {args.repeats}: {args.rev} (old) and the working tree (new) at once")
             one_round(args, old_tree, 0)  # compiles both trees' kernels
             ratios = []
@@ -148,7 +164,7 @@ def main():
                 times["new"].append(new["us_per_deal"])
                 ratios.append(new["us_per_deal"] / old["us_per_deal"])
                 same = "same results" if old["digest"] == new["digest"] else "DIFFERENT results"
-                print(f"round {r}: old {old['us_per_deal']:.3f} us a deal, new {new['us_per_deal']:.3f}: "
+                print(f"round {r}: old {old['us_per_deal']:.3f} us a {unit}, new {new['us_per_deal']:.3f}: "
                       f"new / old {ratios[-1]:.3f} ({same})")
             # A core slower than the other by a factor k makes one round's ratio k times
             # too high and the next one's k times too low: the geometric mean of an even
