@@ -257,6 +257,18 @@ def choose_pass(t, policy, hand, count, evidence, stream, howdy):
         r1, r2, _, _ = rank_sets(left)  # (read aiming high without wild cards only)
         longest_less_one = _longest_less_one_by_suit(left)
         m = left
+        if plain_high_aim and not (spite != 0.0 and evidence):
+            # The loop below with the tests that do not change in it taken out (LLVM
+            # kept them in): the default field's pass.
+            while m:
+                b = m & (~m + np.uint64(1))
+                m ^= b
+                score = _plain_high_value_without(t, draw_weight, left, key, r1, r2, longest_less_one, b)
+                if score > best_score:
+                    best_score = score
+                    best = b
+            chosen |= best
+            continue
         while m:
             b = m & (~m + np.uint64(1))
             m ^= b
