@@ -484,6 +484,12 @@ def high_one_wild_parts(t, natural):
     first integer)."""
     _, _, r3, r4 = rank_sets(natural)
     key = rank_key(t, natural)
+    multiset = np.int64(high_wild_at(t, rank_slot(t, key)))
+    if popcount(natural) <= 2:
+        # Up to two natural cards, a card more and the wild are four cards: no flush,
+        # no straight flush and no five of a kind, with a card or without.
+        zero = np.int64(0)
+        return key, r3, r4, (zero, zero, zero, zero), multiset
     flushes = (_suited_wild(np.int64(natural & np.uint64(0x1FFF)), 1, FK_ABOVE_STRAIGHT_FLUSH, False),
                _suited_wild(np.int64((natural >> np.uint64(16)) & np.uint64(0x1FFF)), 1, FK_ABOVE_STRAIGHT_FLUSH,
                             False),
@@ -491,7 +497,7 @@ def high_one_wild_parts(t, natural):
                             False),
                _suited_wild(np.int64((natural >> np.uint64(48)) & np.uint64(0x1FFF)), 1, FK_ABOVE_STRAIGHT_FLUSH,
                             False))
-    before = max(np.int64(high_wild_at(t, rank_slot(t, key))), _five_of_a_kind(r4, FIVE_KIND_ABOVE_SF),
+    before = max(multiset, _five_of_a_kind(r4, FIVE_KIND_ABOVE_SF),
                  max(max(flushes[0], flushes[1]), max(flushes[2], flushes[3])))
     return key, r3, r4, flushes, before
 
@@ -504,6 +510,8 @@ def high_one_wild_with_card(t, natural, parts, b):
     bit = np.int64(low_bit(b))
     rank, suit = bit & 15, bit >> 4
     multiset_card = np.int64(high_wild_at(t, rank_slot(t, key + (CARD_KEYS[4 * rank + suit] & np.uint64(0xFFFFFFFF)))))
+    if popcount(natural) <= 2:
+        return multiset_card  # four cards with the wild: only the rank multiset counts (high_one_wild_parts)
     others = 0
     for s in range(4):
         if s != suit:
