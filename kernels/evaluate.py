@@ -464,6 +464,15 @@ def _five_of_a_kind(five, fk_slot):
 
 
 @njit(cache=True, inline="always")
+def _no_three_alike(natural, r3):
+    """Whether the natural cards of a mask hold no suit three times or more, nor
+    (``r3``: the ranks held three times or more) any rank."""
+    longest = max(max(popcount(natural & np.uint64(0x1FFF)), popcount((natural >> np.uint64(16)) & np.uint64(0x1FFF))),
+                  max(popcount((natural >> np.uint64(32)) & np.uint64(0x1FFF)), popcount(natural >> np.uint64(48))))
+    return r3 == 0 and longest <= 2
+
+
+@njit(cache=True, inline="always")
 def high_one_wild_and_with_card(t, natural, b):
     """``high_mask(t, natural, 1, FK_ABOVE_STRAIGHT_FLUSH, False)`` and the same of
     ``natural | b``, for a card ``b`` (a mask bit) not in ``natural`` and at most
@@ -485,9 +494,10 @@ def high_one_wild_parts(t, natural):
     _, _, r3, r4 = rank_sets(natural)
     key = rank_key(t, natural)
     multiset = np.int64(high_wild_at(t, rank_slot(t, key)))
-    if popcount(natural) <= 2:
-        # Up to two natural cards, a card more and the wild are four cards: no flush,
-        # no straight flush and no five of a kind, with a card or without.
+    if _no_three_alike(natural, r3):
+        # No suit or rank held three times: with a card more and the wild, at most
+        # four of a suit and of a rank, so no flush, no straight flush and no five of
+        # a kind, with a card or without.
         zero = np.int64(0)
         return key, r3, r4, (zero, zero, zero, zero), multiset
     flushes = (_suited_wild(np.int64(natural & np.uint64(0x1FFF)), 1, FK_ABOVE_STRAIGHT_FLUSH, False),
@@ -510,8 +520,8 @@ def high_one_wild_with_card(t, natural, parts, b):
     bit = np.int64(low_bit(b))
     rank, suit = bit & 15, bit >> 4
     multiset_card = np.int64(high_wild_at(t, rank_slot(t, key + (CARD_KEYS[4 * rank + suit] & np.uint64(0xFFFFFFFF)))))
-    if popcount(natural) <= 2:
-        return multiset_card  # four cards with the wild: only the rank multiset counts (high_one_wild_parts)
+    if _no_three_alike(natural, r3):
+        return multiset_card  # only the rank multiset counts (high_one_wild_parts)
     others = 0
     for s in range(4):
         if s != suit:
