@@ -497,7 +497,8 @@ def high_one_wild_parts(t, natural):
     if _no_three_alike(natural, r3):
         # No suit or rank held three times: with a card more and the wild, at most
         # four of a suit and of a rank, so no flush, no straight flush and no five of
-        # a kind, with a card or without.
+        # a kind, with a card or without. The same parts as below: every suit's
+        # flush 0, and the strength the rank multiset's.
         zero = np.int64(0)
         return key, r3, r4, (zero, zero, zero, zero), multiset
     flushes = (_suited_wild(np.int64(natural & np.uint64(0x1FFF)), 1, FK_ABOVE_STRAIGHT_FLUSH, False),
