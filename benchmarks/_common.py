@@ -83,28 +83,23 @@ def git_commit():
     return head.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
 
 
+def _text(path):
+    """A small system file's text, stripped; None where it cannot be read."""
+    try:
+        return Path(path).read_text().strip()
+    except OSError:
+        return None
+
+
 def host():
     """The processor measured on: its model name and its L2 cache a core (Linux; None
     where the system does not say). The same code runs at different speeds on the
     development machines (an AMD EPYC with 1 MB of L2 a core, an Intel with 2 MB),
     so a saved run names the one it came from."""
-    model = None
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    l2 = None
-    caches = Path("/sys/devices/system/cpu/cpu0/cache")
-    for index in sorted(caches.glob("index*")) if caches.is_dir() else []:
-        try:
-            if (index / "level").read_text().strip() == "2":
-                l2 = (index / "size").read_text().strip()
-                break
-        except OSError:
-            continue
+    lines = (_text("/proc/cpuinfo") or "").splitlines()
+    model = next((line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")), None)
+    caches = sorted(Path("/sys/devices/system/cpu/cpu0/cache").glob("index*"))
+    l2 = next((_text(index / "size") for index in caches if _text(index / "level") == "2"), None)
     return {"cpu_model": model, "l2_cache_per_core": l2}
 
 
