@@ -14,8 +14,9 @@ the high, low and high-with-a-wild tables, read through ``rank_slot`` /
 ``high_at`` / ``low_at`` / ``high_wild_at`` / ``flush_at``, then the seven-card
 tables that only the batch kernels read (``seven_slot``, through the array's
 ``uint16`` view for the 16-bit row offsets), then the one-more rows of hands of up
-to five cards that the policies read (``one_more_row``, through the same view).
-One plain array, not a
+to five cards that the policies read (``one_more_row``, through the same view), and
+the short table of hands of up to six cards (``short_entry``, the same view). One
+plain array, not a
 tuple of arrays: numba updates the reference count of every array in a tuple
 argument on each call that is not inlined (about 50 ns for five arrays, measured),
 and the game kernels make many such calls per deal. The card keys are a constant
@@ -60,6 +61,8 @@ from .tables import (
     N_ROWS,
     N_SEVEN_ROWS,
     N_SEVEN_SLOTS,
+    N_SHORT_ROWS,
+    N_SHORT_SLOTS,
     N_SLOTS,
     ONE_MORE_ROW_MASK,
     ONE_MORE_ROW_SHIFT,
@@ -70,6 +73,8 @@ from .tables import (
     SEVEN_ROW_MASK,
     SEVEN_ROW_SHIFT,
     SEVEN_STEP,
+    SHORT_ROW_MASK,
+    SHORT_ROW_SHIFT,
     SUIT_COUNTER_SHIFT,
     card_keys,
     load_tables,
@@ -104,7 +109,9 @@ T_SEVEN_HIGH = T_SEVEN_OFFSETS + (N_SEVEN_ROWS + 1) // 2
 T_SEVEN_LOW = T_SEVEN_HIGH + N_SEVEN_SLOTS
 T_ONE_MORE_OFFSETS = T_SEVEN_LOW + N_SEVEN_SLOTS  # 16-bit offsets, then 16-bit rows: read through the uint16 view
 T_ONE_MORE = T_ONE_MORE_OFFSETS + (N_ONE_MORE_ROWS + 1) // 2
-T_SIZE = T_ONE_MORE + N_ONE_MORE_SLOTS * ONE_MORE_WIDTH // 2
+T_SHORT_OFFSETS = T_ONE_MORE + N_ONE_MORE_SLOTS * ONE_MORE_WIDTH // 2  # 16-bit offsets, then 16-bit entries
+T_SHORT = T_SHORT_OFFSETS + (N_SHORT_ROWS + 1) // 2
+T_SIZE = T_SHORT + (N_SHORT_SLOTS + 1) // 2
 
 ROYAL_FLUSH_STRENGTH = pack(STRAIGHT_FLUSH, 13, 12, 11, 10, 9)
 LOW_ORDER = np.array([12, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], dtype=np.int64)
@@ -123,16 +130,17 @@ def eval_tables():
     evaluator takes (see the module docstring)."""
     t = load_tables()
     names = ["flush", "offsets", "high", "low", "high_wild", "seven_offsets", "seven_high", "seven_low",
-             "one_more_offsets", "one_more"]
+             "one_more_offsets", "one_more", "short_offsets", "short"]
     if (not np.array_equal(t["card_keys"], CARD_KEYS) or any(name not in t for name in names)
             or [t[name].shape[0] for name in names] != [FLUSH_SIZE, N_ROWS, N_SLOTS, N_SLOTS, N_SLOTS, N_SEVEN_ROWS,
                                                         N_SEVEN_SLOTS, N_SEVEN_SLOTS, N_ONE_MORE_ROWS,
-                                                        N_ONE_MORE_SLOTS]):
+                                                        N_ONE_MORE_SLOTS, N_SHORT_ROWS, N_SHORT_SLOTS]):
         raise RuntimeError("kernels/data/eval_tables.npz does not match kernels/tables.py: rebuild it with "
                            "python -m kernels.tables and set N_ROWS, N_SLOTS, N_SEVEN_ROWS, N_SEVEN_SLOTS, "
-                           "N_ONE_MORE_ROWS and N_ONE_MORE_SLOTS to the sizes it prints")
+                           "N_ONE_MORE_ROWS, N_ONE_MORE_SLOTS, N_SHORT_ROWS and N_SHORT_SLOTS to the sizes it "
+                           "prints")
     # The 16-bit parts are read back through the same view, whatever the byte order.
-    sixteen_bit = ("seven_offsets", "one_more_offsets", "one_more")
+    sixteen_bit = ("seven_offsets", "one_more_offsets", "one_more", "short_offsets", "short")
     parts = [_as_words(t[name].reshape(-1)) if name in sixteen_bit else t[name] for name in names]
     packed = np.concatenate(parts).astype(np.uint32)
     assert packed.shape[0] == T_SIZE
@@ -191,6 +199,17 @@ def one_more_row(halves, key):
     rk = np.uint32(key)
     slot = (rk & np.uint32(ONE_MORE_ROW_MASK)) + halves[2 * T_ONE_MORE_OFFSETS + (rk >> np.uint32(ONE_MORE_ROW_SHIFT))]
     return 2 * T_ONE_MORE + ONE_MORE_WIDTH * np.int64(slot)
+
+
+@njit(cache=True, inline="always")
+def short_entry(halves, key):
+    """The ``short`` table's entry of a key's rank multiset (at most ``SHORT_CARDS``
+    cards), in the tables' ``uint16`` view ``halves``: ``S << 2 | D``, S the high
+    strength's bits from 12 up if the hand holds no flush, D its straight-draw count
+    less two (kernels/tables.py)."""
+    rk = np.uint32(key)
+    slot = (rk & np.uint32(SHORT_ROW_MASK)) + halves[2 * T_SHORT_OFFSETS + (rk >> np.uint32(SHORT_ROW_SHIFT))]
+    return np.int64(halves[2 * T_SHORT + np.int64(slot)])
 
 
 @njit(cache=True)

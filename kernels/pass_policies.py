@@ -20,6 +20,7 @@ from .evaluate import (
     plain_high,
     plain_low,
     rank_sets,
+    short_entry,
 )
 from .policies import (
     AIM,
@@ -34,7 +35,7 @@ from .policies import (
     _low_value_set,
     _ranks_of_low_values,
     _suit_length,
-    _value_of_parts,
+    DRAW_BONUSES,
     draw_bonus,
     high_value,
     low_card_count,
@@ -119,18 +120,27 @@ def _longest_less_one_by_suit(cards):
 
 
 @njit(cache=True, inline="always")
-def _plain_high_value_without(t, draw_weight, cards, key, r1, r2, longest_less_one, b):
-    """``aim_value`` aiming high without wild cards of ``cards`` less its card ``b``
-    (a mask bit), the same float, from the parts of ``cards`` that every card's loss
-    shares: its hash key, its ranks held once or more and twice or more, and its
-    longest suit less one card of each suit (``_longest_less_one_by_suit``). The
-    ranks left lose ``b``'s only where it was the rank's one card."""
+def _plain_high_value_without(t, halves, draw_weight, cards, key, longest_less_one, b):
+    """``aim_value`` aiming high without wild cards of ``cards`` (up to seven) less its
+    card ``b`` (a mask bit), the same float, from the hash key of ``cards`` and its
+    longest suit less one card of each suit (``_longest_less_one_by_suit``), which
+    every card's loss shares. The six cards or fewer left have an entry of the
+    short table (read in the tables' ``uint16`` view ``halves``): their strength
+    unless they hold a flush, and their straight-draw count."""
     bit = np.int64(low_bit(b))
     rank, suit = bit & 15, bit >> 4
-    rank_bit = np.int64(1) << rank
-    strength = plain_high(t, key - CARD_KEYS[4 * rank + suit], cards & ~b)
+    less = key - CARD_KEYS[4 * rank + suit]
+    entry = short_entry(halves, less)
+    strength = entry >> 2
+    if less & FLUSH_CHECK:
+        strength = plain_high(t, less, cards & ~b) >> 12
+    if draw_weight == 0.0:
+        return strength * (1.0 / 256.0)  # strength_value's float
+    # _draw_bonus_of's float: its table at the longest suit and the straight-draw
+    # count, which the entry holds less two (at least 0; at two or less the bonus is
+    # the same).
     longest = (longest_less_one >> (4 * suit)) & 15
-    return _value_of_parts(strength, longest, r1 & ~(rank_bit & ~r2), 0, draw_weight)
+    return strength * (1.0 / 256.0) + draw_weight * DRAW_BONUSES[16 * longest + (entry & 3) + 2]
 
 
 AIM_SALT = np.uint64(0x9E3779B97F4A7C15)
@@ -243,6 +253,7 @@ def choose_pass(t, policy, hand, count, evidence, stream, howdy):
     # shares are worked out once a card passed.
     plain_high_aim = aim != AIM_LOW and not howdy
     draw_weight = policy[DRAW_WEIGHT]
+    halves = t.view(np.uint16)
     chosen = np.uint64(0)
     for _ in range(count):
         best = np.uint64(0)
@@ -254,8 +265,7 @@ def choose_pass(t, policy, hand, count, evidence, stream, howdy):
                 chosen |= free & (~free + np.uint64(1))
                 continue
         key = mask_key(t, left)
-        r1, r2, _, _ = rank_sets(left)  # (read aiming high without wild cards only)
-        longest_less_one = _longest_less_one_by_suit(left)
+        longest_less_one = _longest_less_one_by_suit(left)  # (read aiming high without wild cards only)
         m = left
         if plain_high_aim and not (spite != 0.0 and evidence):
             # The loop below with the tests that do not change in it taken out (LLVM
@@ -263,7 +273,7 @@ def choose_pass(t, policy, hand, count, evidence, stream, howdy):
             while m:
                 b = m & (~m + np.uint64(1))
                 m ^= b
-                score = _plain_high_value_without(t, draw_weight, left, key, r1, r2, longest_less_one, b)
+                score = _plain_high_value_without(t, halves, draw_weight, left, key, longest_less_one, b)
                 if score > best_score:
                     best_score = score
                     best = b
@@ -273,7 +283,7 @@ def choose_pass(t, policy, hand, count, evidence, stream, howdy):
             b = m & (~m + np.uint64(1))
             m ^= b
             if plain_high_aim:
-                score = _plain_high_value_without(t, draw_weight, left, key, r1, r2, longest_less_one, b)
+                score = _plain_high_value_without(t, halves, draw_weight, left, key, longest_less_one, b)
             else:
                 score = _aim_value_without(t, policy, left, key, b, aim, howdy)
             if spite != 0.0 and evidence:
@@ -503,11 +513,20 @@ def _hide_card_by_key(t, policy, keep, key, aim, howdy):
     hide = np.uint64(0)
     hide_score = 1e300
     hide_weakest = policy[HIDE_RULE] > mix_draw(keep, HIDE_SALT)  # 0: never; 1: always
+    # Aiming high without wild cards, from the parts of the five that every card's
+    # loss shares, as the pass does.
+    plain_high_aim = aim != AIM_LOW and not howdy
+    draw_weight = policy[DRAW_WEIGHT]
+    halves = t.view(np.uint16)
+    longest_less_one = _longest_less_one_by_suit(keep)
     m = keep
     while m:
         b = m & (~m + np.uint64(1))
         m ^= b
-        shown = _aim_value_without(t, policy, keep, key, b, aim, howdy)
+        if plain_high_aim:
+            shown = _plain_high_value_without(t, halves, draw_weight, keep, key, longest_less_one, b)
+        else:
+            shown = _aim_value_without(t, policy, keep, key, b, aim, howdy)
         score = -shown if hide_weakest else shown  # hiding my strongest leaves the weakest show
         if score < hide_score:
             hide_score = score

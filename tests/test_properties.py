@@ -358,13 +358,13 @@ def test_the_declaration_fears_an_opponent_showing_four_lower_low_cards(top, ups
 
 
 def test_a_high_value_without_a_card_from_shared_parts_is_aim_value():
-    """``_plain_high_value_without`` (Anaconda's pass choice aiming high without wild
-    cards) values the cards less one from parts of the whole hand: it must be
-    ``aim_value`` of the cards left, the same float, for every card of 4,000 random
-    hands of 1 to 7 cards (pairs, trips, quads, flushes among them) and draw weights
-    0, 0.37 and 2."""
+    """``_plain_high_value_without`` (Anaconda's pass and hide choices aiming high
+    without wild cards) values the cards less one from parts of the whole hand and
+    the short table: it must be ``aim_value`` of the cards left, the same float, for
+    every card of 4,000 random hands of 1 to 7 cards (pairs, trips, quads, flushes
+    among them) and draw weights 0, 0.37 and 2."""
     from analyzer.evaluate import _tables
-    from kernels.evaluate import mask_key, rank_sets
+    from kernels.evaluate import mask_key
     from kernels.pass_policies import (
         AIM_HIGH, DRAW_WEIGHT, N_PASS_PARAMS, _longest_less_one_by_suit, _plain_high_value_without, aim_value,
     )
@@ -378,12 +378,11 @@ def test_a_high_value_without_a_card_from_shared_parts_is_aim_value():
         cards = _mask(deck[:rng.integers(1, 8)])
         policy[DRAW_WEIGHT] = (0.0, 0.37, 2.0)[i % 3]
         key = mask_key(t, cards)
-        r1, r2, _, _ = rank_sets(cards)
         longest_less_one = _longest_less_one_by_suit(cards)
         for bit in range(64):
             b = np.uint64(1 << bit)
             if cards & b:
-                got = _plain_high_value_without(t, policy[DRAW_WEIGHT], cards, key, r1, r2, longest_less_one, b)
+                got = _plain_high_value_without(t, t.view(np.uint16), policy[DRAW_WEIGHT], cards, key, longest_less_one, b)
                 assert got == aim_value(t, policy, cards & ~b, AIM_HIGH, False)
                 checked += 1
     assert checked > 12_000

@@ -48,6 +48,27 @@ def test_tables_fit_in_l2():
     assert t["seven_offsets"].dtype == np.uint16 and t["seven_high"].shape == t["seven_low"].shape
 
 
+def _cards_of(counts):
+    """A card mask of a rank multiset, its cards' suits in turn (no suit holds five
+    of up to seven cards)."""
+    cards, suit = 0, 0
+    for rank, c in enumerate(counts):
+        for _ in range(c):
+            cards |= 1 << (16 * suit + rank)
+            suit = (suit + 1) % 4
+    return cards
+
+
+def _entry(t, high_mask, counts):
+    """``S << 2 | D`` of a rank multiset: S its high strength's bits from 12 up by the
+    rank-set evaluator (``high_mask``, no table), D the most of its ranks in any five
+    in a row, counted here, less two (at least 0)."""
+    ranks = [r for r in range(13) if counts[r]]
+    lows = set(r + 1 for r in ranks) | ({0} if 12 in ranks else set())
+    run = max(len(lows & set(range(low, low + 5))) for low in range(10))
+    return int(high_mask(t, np.uint64(_cards_of(counts)), 0, 0, False)) >> 12 << 2 | max(0, run - 2)
+
+
 def test_one_more_rows_hold_each_hand_with_one_more_card():
     """Every rank multiset of up to five cards: its row's entry for each rank is the
     hand with one more card of that rank, and its own entry the hand itself, each
@@ -62,15 +83,7 @@ def test_one_more_rows_hold_each_hand_with_one_more_card():
     halves = t.view(np.uint16)
 
     def expected(counts):
-        cards, suit = 0, 0
-        for rank, c in enumerate(counts):
-            for _ in range(c):  # suits in turn: no suit holds five of six cards
-                cards |= 1 << (16 * suit + rank)
-                suit = (suit + 1) % 4
-        ranks = [r for r in range(13) if counts[r]]
-        lows = set(r + 1 for r in ranks) | ({0} if 12 in ranks else set())
-        run = max(len(lows & set(range(low, low + 5))) for low in range(10))
-        return int(high_mask(t, np.uint64(cards), 0, 0, False)) >> 12 << 2 | max(0, run - 2), cards
+        return _entry(t, high_mask, counts), _cards_of(counts)
 
     multisets = rank_multisets(ONE_MORE_CARDS)
     assert len(multisets) == 1 + 13 + 91 + 455 + 1820 + 6175
@@ -82,3 +95,18 @@ def test_one_more_rows_hold_each_hand_with_one_more_card():
         for rank in range(13):
             more = counts[:rank] + [counts[rank] + 1] + counts[rank + 1:]
             assert entries[rank] == (expected(more)[0] if counts[rank] < 4 else 0), (counts, rank)
+
+
+def test_the_short_table_holds_each_hand_of_up_to_six_cards():
+    """Every rank multiset of up to six cards: its entry is ``S << 2 | D``, as a
+    one-more entry's."""
+    from analyzer.evaluate import _tables
+    from kernels.evaluate import high_mask, mask_key, short_entry
+    from kernels.tables import SHORT_CARDS
+
+    t = _tables()
+    halves = t.view(np.uint16)
+    multisets = rank_multisets(SHORT_CARDS)
+    assert len(multisets) == 1 + 13 + 91 + 455 + 1820 + 6175 + 18395
+    for counts in multisets.tolist():
+        assert short_entry(halves, mask_key(t, np.uint64(_cards_of(counts)))) == _entry(t, high_mask, counts), counts
