@@ -128,20 +128,30 @@ def _plain_high_value_without(t, halves, draw_weight, cards, key, longest_less_o
     short table (read in the tables' ``uint16`` view ``halves``): their strength
     unless they hold a flush, and their straight-draw count."""
     bit = np.int64(low_bit(b))
-    rank, suit = bit & 15, bit >> 4
-    less = key - CARD_KEYS[4 * rank + suit]
+    less = key - KEYS_BY_BIT[bit]
     entry = short_entry(halves, less)
     strength = entry >> 2
     if less & FLUSH_CHECK:
         strength = plain_high(t, less, cards & ~b) >> 12
-    if draw_weight == 0.0:
-        return strength * (1.0 / 256.0)  # strength_value's float
-    # _draw_bonus_of's float: its table at the longest suit and the straight-draw
-    # count, which the entry holds less two (at least 0; at two or less the bonus is
-    # the same).
-    longest = (longest_less_one >> (4 * suit)) & 15
+    # strength_value's float plus _draw_bonus_of's: its table at the longest suit and
+    # the straight-draw count, which the entry holds less two (at least 0; at two or
+    # less the bonus is the same). With no draw weight the product is 0.0 (the
+    # bonuses are finite and at least 0), which leaves the value as it is: the same
+    # float as the value alone, without a test in the loop.
+    longest = (longest_less_one >> (4 * (bit >> 4))) & 15
     return strength * (1.0 / 256.0) + draw_weight * DRAW_BONUSES[16 * longest + (entry & 3) + 2]
 
+
+def _keys_by_bit():
+    """The hash key of each card by its mask bit (suit-major: bit ``16 suit + rank``;
+    0 where no card is), so that a card's key is read without its code."""
+    keys = np.zeros(64, dtype=np.uint64)
+    codes = np.arange(52)
+    keys[16 * (codes & 3) + (codes >> 2)] = CARD_KEYS
+    return keys
+
+
+KEYS_BY_BIT = _keys_by_bit()  # a compile-time constant
 
 AIM_SALT = np.uint64(0x9E3779B97F4A7C15)
 HIDE_SALT = np.uint64(0xD1B54A32D192ED03)
