@@ -16,10 +16,9 @@ tables that only the batch kernels read (``seven_slot``, through the array's
 ``uint16`` view for the 16-bit row offsets), then the one-more rows of hands of up
 to five cards that the policies read (``one_more_row``, through the same view), and
 the short table of hands of up to six cards (``short_entry``, the same view). One
-plain array, not a
-tuple of arrays: numba updates the reference count of every array in a tuple
-argument on each call that is not inlined (about 50 ns for five arrays, measured),
-and the game kernels make many such calls per deal. The card keys are a constant
+plain array, not a tuple of arrays: numba updates the reference count of every array
+in a tuple argument on each call that is not inlined (about 50 ns for five arrays,
+measured), and the game kernels make many such calls per deal. The card keys are a constant
 (``CARD_KEYS``) derived from the multipliers in ``kernels/tables.py``; the tables
 are data and never a global, since numba's cache would not notice a changed global
 array.

@@ -396,6 +396,7 @@ def test_a_high_value_without_a_card_from_shared_parts_is_aim_value():
     )
 
     t = _tables()
+    halves = t.view(np.uint16)
     rng = np.random.default_rng(11)
     policy = np.zeros(N_PASS_PARAMS)
     checked = 0
@@ -408,7 +409,7 @@ def test_a_high_value_without_a_card_from_shared_parts_is_aim_value():
         for bit in range(64):
             b = np.uint64(1 << bit)
             if cards & b:
-                got = _plain_high_value_without(t, t.view(np.uint16), policy[DRAW_WEIGHT], cards, key, longest_less_one, b)
+                got = _plain_high_value_without(t, halves, policy[DRAW_WEIGHT], cards, key, longest_less_one, b)
                 assert got == aim_value(t, policy, cards & ~b, AIM_HIGH, False)
                 checked += 1
     assert checked > 12_000

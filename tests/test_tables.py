@@ -46,6 +46,9 @@ def test_tables_fit_in_l2():
     seven_path = t["seven_offsets"].nbytes + t["seven_high"].nbytes + t["flush"].nbytes + t["card_keys"].nbytes
     assert seven_path < 0.6 * high_path
     assert t["seven_offsets"].dtype == np.uint16 and t["seven_high"].shape == t["seven_low"].shape
+    # The policies' short table of hands of up to six cards: 128 KB with its offsets.
+    short_path = t["short_offsets"].nbytes + t["short"].nbytes + t["flush"].nbytes + t["card_keys"].nbytes
+    assert short_path < 0.25 * high_path
 
 
 def _cards_of(counts):
