@@ -29,7 +29,7 @@ from llvmlite import ir
 from numba import njit, prange, types
 from numba.extending import intrinsic
 
-from .cards import NO_CARD, card_bit
+from .cards import NO_CARD, SUIT_SHIFT, card_bit
 from .ranking import (
     CAT_SHIFT,
     FIVE_KIND_ABOVE_SF,
@@ -94,6 +94,18 @@ def _rank_set_keys():
 
 
 RANK_SET_KEYS = _rank_set_keys()
+
+
+def _keys_by_bit():
+    """``CARD_KEYS`` by each card's mask bit (``card_bit``: bit ``SUIT_SHIFT * suit +
+    rank``; 0 where no card is), so that a card's key is read without its code."""
+    keys = np.zeros(64, dtype=np.uint64)
+    codes = np.arange(52)
+    keys[SUIT_SHIFT * (codes & 3) + (codes >> 2)] = CARD_KEYS
+    return keys
+
+
+KEYS_BY_BIT = _keys_by_bit()  # a compile-time constant
 # The packed tables: [flush table | row offsets | high | low | high_wild], at offsets
 # fixed at compile time (a run-time header would be re-read after every store to an
 # output).

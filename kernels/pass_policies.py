@@ -12,6 +12,7 @@ from numba import njit
 
 from .evaluate import (
     CARD_KEYS,
+    KEYS_BY_BIT,
     bit_to_code,
     flush_suit,
     high_mask,
@@ -141,17 +142,6 @@ def _plain_high_value_without(t, halves, draw_weight, cards, key, longest_less_o
     longest = (longest_less_one >> (4 * (bit >> 4))) & 15
     return strength * (1.0 / 256.0) + draw_weight * DRAW_BONUSES[16 * longest + (entry & 3) + 2]
 
-
-def _keys_by_bit():
-    """The hash key of each card by its mask bit (suit-major: bit ``16 suit + rank``;
-    0 where no card is), so that a card's key is read without its code."""
-    keys = np.zeros(64, dtype=np.uint64)
-    codes = np.arange(52)
-    keys[16 * (codes & 3) + (codes >> 2)] = CARD_KEYS
-    return keys
-
-
-KEYS_BY_BIT = _keys_by_bit()  # a compile-time constant
 
 AIM_SALT = np.uint64(0x9E3779B97F4A7C15)
 HIDE_SALT = np.uint64(0xD1B54A32D192ED03)
