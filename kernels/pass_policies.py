@@ -14,6 +14,7 @@ from .evaluate import (
     CARD_KEYS,
     KEYS_BY_BIT,
     bit_to_code,
+    flush_at,
     flush_suit,
     high_mask,
     low_mask,
@@ -44,7 +45,16 @@ from .policies import (
     low_value_by_table,
     strength_value,
 )
-from .ranking import CAT_SHIFT, FLUSH, LOW_NO_PAIR, STRAIGHT_FLUSH, low_bit, nth_bit, popcount
+from .ranking import (
+    CAT_SHIFT,
+    FLUSH,
+    LOW_NO_PAIR,
+    STRAIGHT_FLUSH,
+    high_from_rank_sets,
+    low_bit,
+    nth_bit,
+    popcount,
+)
 from .rng import below
 from .tables import FLUSH_CHECK
 
@@ -387,11 +397,12 @@ def keep_five(t, policy, hand, hand_size, howdy, fk):
     Keeps the best five for my aim (adaptive: low when the best low is unpaired and
     no higher than ``LOW_MAX``), ties broken by the other side, then by the order of
     the discards (the first five found of the best). Without wild cards the best
-    five's high and low are those of the whole hand (its key's table entries), so
-    the aim is known before any five is evaluated, and each five reads one table,
-    the other only when it equals the best; each five's key is the hand's less the
-    discards' keys; the aim itself comes from the hand's ranks (``_aim_by_ranks``),
-    so only the aim's table is read for the hand. Aiming high at seven cards, the
+    five's high and low are those of the whole hand, so the aim is known before any
+    five is evaluated, and each five reads one table, the other only when it
+    equals the best; each five's key is the hand's less the discards' keys; the aim
+    itself comes from the hand's ranks (``_aim_by_ranks``), so only the aim's side
+    is worked out for the hand (high from its rank sets or its flush, low from its
+    key's table entry). Aiming high at seven cards, the
     discards are read off the best five's ranks (``_high_discards``) with no five
     evaluated. With Howdy Doody's wild cards every five's high and low are worked
     out, and the aim after them."""
@@ -400,9 +411,19 @@ def keep_five(t, policy, hand, hand_size, howdy, fk):
     aim = AIM_HIGH
     best_side = np.int64(0)
     if not howdy:
-        # The aim from the ranks, then the one table its side reads.
+        # The aim from the ranks, then the hand's strength on its side. Aiming high,
+        # it is worked out from the ranks, or read in the small flush table: the
+        # general high table's entry missed the cache (half keep_five's samples
+        # waited on it). Up to seven cards holding five of a suit hold no better
+        # hand than their flush (plain_high's reasoning).
         aim = _aim_by_ranks(policy, hand)
-        best_side = plain_low(t, full_key) if aim == AIM_LOW else plain_high(t, full_key, hand)
+        if aim == AIM_LOW:
+            best_side = plain_low(t, full_key)
+        elif full_key & FLUSH_CHECK:
+            best_side = np.int64(flush_at(t, (hand >> np.uint64(16 * flush_suit(full_key))) & np.uint64(0x1FFF)))
+        else:
+            r1, r2, r3, r4 = rank_sets(hand)
+            best_side = np.int64(high_from_rank_sets(r1, r2, r3, r4))
     aim_low = aim == AIM_LOW
     if not howdy and hand_size == 7 and not aim_low:
         return hand & ~_high_discards(hand, full_key, best_side), aim
