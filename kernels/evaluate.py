@@ -29,7 +29,7 @@ from llvmlite import ir
 from numba import njit, prange, types
 from numba.extending import intrinsic
 
-from .cards import NO_CARD, SUIT_SHIFT, card_bit
+from .cards import NO_CARD, SUIT_SHIFT, card_bit, suit_ranks
 from .ranking import (
     CAT_SHIFT,
     FIVE_KIND_ABOVE_SF,
@@ -295,14 +295,20 @@ def mask_key(t, cards):
     return INITIAL_KEY + _suit_key(cards, 0) + _suit_key(cards, 1) + _suit_key(cards, 2) + _suit_key(cards, 3)
 
 
+@njit(cache=True, inline="always")
+def flush_of_mask(t, key, cards):
+    """Flush-table value of the cards (a mask) whose key passed the flush check: up
+    to seven of them hold no better hand than that flush."""
+    return flush_at(t, suit_ranks(cards, flush_suit(key)))
+
+
 @njit(cache=True)
 def plain_high(t, key, cards):
     """High strength of up to seven natural cards from their key (incremental:
     a key minus one card's key is the key of the hand without it)."""
     value = np.int64(high_at(t, rank_slot(t, key)))
     if key & FLUSH_CHECK:
-        suit = flush_suit(key)
-        value = np.int64(flush_at(t, (cards >> np.uint64(16 * suit)) & np.uint64(0x1FFF)))
+        value = np.int64(flush_of_mask(t, key, cards))
     return value
 
 

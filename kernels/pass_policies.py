@@ -14,7 +14,7 @@ from .evaluate import (
     CARD_KEYS,
     KEYS_BY_BIT,
     bit_to_code,
-    flush_at,
+    flush_of_mask,
     flush_suit,
     high_mask,
     low_mask,
@@ -402,10 +402,10 @@ def keep_five(t, policy, hand, hand_size, howdy, fk):
     equals the best; each five's key is the hand's less the discards' keys; the aim
     itself comes from the hand's ranks (``_aim_by_ranks``), so only the aim's side
     is worked out for the hand (high from its rank sets or its flush, low from its
-    key's table entry). Aiming high at seven cards, the
-    discards are read off the best five's ranks (``_high_discards``) with no five
-    evaluated. With Howdy Doody's wild cards every five's high and low are worked
-    out, and the aim after them."""
+    key's table entry). Aiming high at seven cards, the discards are read off the
+    best five's ranks (``_high_discards``) with no five evaluated. With Howdy
+    Doody's wild cards every five's high and low are worked out, and the aim after
+    them."""
     hand = np.uint64(hand)
     full_key = mask_key(t, hand)
     aim = AIM_HIGH
@@ -413,14 +413,13 @@ def keep_five(t, policy, hand, hand_size, howdy, fk):
     if not howdy:
         # The aim from the ranks, then the hand's strength on its side. Aiming high,
         # it is worked out from the ranks, or read in the small flush table: the
-        # general high table's entry missed the cache (half keep_five's samples
-        # waited on it). Up to seven cards holding five of a suit hold no better
-        # hand than their flush (plain_high's reasoning).
+        # general high table's entry missed the cache (half of keep_five's samples
+        # waited on it).
         aim = _aim_by_ranks(policy, hand)
         if aim == AIM_LOW:
             best_side = plain_low(t, full_key)
         elif full_key & FLUSH_CHECK:
-            best_side = np.int64(flush_at(t, (hand >> np.uint64(16 * flush_suit(full_key))) & np.uint64(0x1FFF)))
+            best_side = np.int64(flush_of_mask(t, full_key, hand))
         else:
             r1, r2, r3, r4 = rank_sets(hand)
             best_side = np.int64(high_from_rank_sets(r1, r2, r3, r4))
