@@ -143,7 +143,7 @@ def _plain_high_value_without(t, halves, draw_weight, cards, key, longest_less_o
     entry = short_entry(halves, less)
     strength = entry >> 2
     if less & FLUSH_CHECK:
-        strength = plain_high(t, less, cards & ~b) >> 12
+        strength = np.int64(flush_of_mask(t, less, cards & ~b)) >> 12
     # strength_value's float plus _draw_bonus_of's: its table at the longest suit and
     # the straight-draw count, which the entry holds less two (at least 0; at two or
     # less the bonus is the same). With no draw weight the product is 0.0 (the

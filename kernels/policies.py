@@ -21,6 +21,7 @@ from numba.extending import intrinsic
 from .cards import card_bit
 from .evaluate import (
     CARD_KEYS,
+    flush_of_mask,
     high_mask,
     high_one_wild_and_with_card,
     high_one_wild_parts,
@@ -260,9 +261,9 @@ def high_gain(t, natural, w, b, draw_weight):
         entry_after = short_entry(halves, key_after)
         s_before, s_after = entry_before >> 2, entry_after >> 2
         if key_after & FLUSH_CHECK:  # five of a suit: a flush with the card, perhaps before it too
-            s_after = plain_high(t, key_after, more) >> 12
+            s_after = np.int64(flush_of_mask(t, key_after, more)) >> 12
             if key & FLUSH_CHECK:
-                s_before = plain_high(t, key, natural) >> 12
+                s_before = np.int64(flush_of_mask(t, key, natural)) >> 12
         if draw_weight == 0.0:
             return s_after * (1.0 / 256.0) - s_before * (1.0 / 256.0)
         after = s_after * (1.0 / 256.0) + draw_weight * DRAW_BONUSES[16 * longest_after + (entry_after & 3) + 2]
