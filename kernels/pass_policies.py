@@ -131,26 +131,36 @@ def _longest_less_one_by_suit(cards):
 
 
 @njit(cache=True, inline="always")
-def _plain_high_value_without(t, halves, draw_weight, cards, key, longest_less_one, b):
-    """``aim_value`` aiming high without wild cards of ``cards`` (up to seven) less its
-    card ``b`` (a mask bit), the same float, from the hash key of ``cards`` and its
-    longest suit less one card of each suit (``_longest_less_one_by_suit``), which
-    every card's loss shares. The six cards or fewer left have an entry of the
-    short table (read in the tables' ``uint16`` view ``halves``): their strength
-    unless they hold a flush, and their straight-draw count."""
+def _plain_high_score_without(t, halves, scaled_weight, cards, key, longest_less_one, b):
+    """256 times ``_plain_high_value_without`` for ``scaled_weight`` 256 times its
+    draw weight, exactly: a power of two scales each term and the sum without a
+    rounding of its own (the weight is at most 5, the bonuses finite and at least
+    0), so scores compare as the values do, ties included, and the strength is not
+    multiplied."""
     bit = np.int64(low_bit(b))
     less = key - KEYS_BY_BIT[bit]
     entry = short_entry(halves, less)
     strength = entry >> 2
     if less & FLUSH_CHECK:
         strength = np.int64(flush_of_mask(t, less, cards & ~b)) >> 12
-    # strength_value's float plus _draw_bonus_of's: its table at the longest suit and
-    # the straight-draw count, which the entry holds less two (at least 0; at two or
-    # less the bonus is the same). With no draw weight the product is 0.0 (the
-    # bonuses are finite and at least 0), which leaves the value as it is: the same
-    # float as the value alone, without a test in the loop.
+    # _draw_bonus_of's: its table at the longest suit and the straight-draw count,
+    # which the entry holds less two (at least 0; at two or less the bonus is the
+    # same). With no draw weight the product is 0.0 (the bonuses are finite and at
+    # least 0), which leaves the strength as it is, without a test in the loop.
     longest = (longest_less_one >> (4 * (bit >> 4))) & 15
-    return strength * (1.0 / 256.0) + draw_weight * DRAW_BONUSES[16 * longest + (entry & 3) + 2]
+    return strength + scaled_weight * DRAW_BONUSES[16 * longest + (entry & 3) + 2]
+
+
+@njit(cache=True, inline="always")
+def _plain_high_value_without(t, halves, draw_weight, cards, key, longest_less_one, b):
+    """``aim_value`` aiming high without wild cards of ``cards`` (up to seven) less its
+    card ``b`` (a mask bit), the same float, from the hash key of ``cards`` and its
+    longest suit less one card of each suit (``_longest_less_one_by_suit``), which
+    every card's loss shares. The six cards or fewer left have an entry of the
+    short table (read in the tables' ``uint16`` view ``halves``): their strength
+    unless they hold a flush, and their straight-draw count. (strength_value's
+    float plus the draw bonus's, as ``_plain_high_score_without`` over 256.)"""
+    return _plain_high_score_without(t, halves, 256.0 * draw_weight, cards, key, longest_less_one, b) * (1.0 / 256.0)
 
 
 AIM_SALT = np.uint64(0x9E3779B97F4A7C15)
@@ -263,6 +273,7 @@ def choose_pass(t, policy, hand, count, evidence, stream, howdy):
     # shares are worked out once a card passed.
     plain_high_aim = aim != AIM_LOW and not howdy
     draw_weight = policy[DRAW_WEIGHT]
+    scaled_weight = 256.0 * draw_weight
     halves = t.view(np.uint16)
     chosen = np.uint64(0)
     for _ in range(count):
@@ -279,11 +290,11 @@ def choose_pass(t, policy, hand, count, evidence, stream, howdy):
         m = left
         if plain_high_aim and not (spite != 0.0 and evidence):
             # The loop below with the tests that do not change in it taken out (LLVM
-            # kept them in): the default field's pass.
+            # kept them in), on scores 256 times the values: the default field's pass.
             while m:
                 b = m & (~m + np.uint64(1))
                 m ^= b
-                score = _plain_high_value_without(t, halves, draw_weight, left, key, longest_less_one, b)
+                score = _plain_high_score_without(t, halves, scaled_weight, left, key, longest_less_one, b)
                 if score > best_score:
                     best_score = score
                     best = b
