@@ -7,6 +7,7 @@ from numba import njit
 from ..cards import NO_CARD, card_bit
 from ..layout import Layout
 from ..policies import DECLARE_BOTH, DECLARE_HIGH, DECLARE_LOW, declare
+from ..ranking import popcount
 from ..rng import DECK_SIZE, DECK_TOP, below, draw, fill_deck, restock, stack_deck
 from ..showdown import ODD_CHIP_SUIT, SPLIT_DECLARE, settle
 
@@ -491,19 +492,24 @@ def _next_declarer(st):
 
 
 @njit(cache=True, inline="always")
-def declare_choice(rules, params, st, s):
-    """Seat s's declaration by its policy: it sees its own hand, the others' face-up
-    cards and, when declaring in turn, the declarations made before it. (Inlined:
-    a call a declaration was 5% of a Selection/Rejection deal where every seat
-    takes every card.)"""
-    n = st[B.players]
-    n_active = 0
-    opponents = 0
-    for o in range(n):
+def active_seats(st):
+    """The active seats as a seat set (bit ``s``): nobody folds while the
+    declarations are made, so each declaration reads the set found once."""
+    active = 0
+    for o in range(st[B.players]):
         if st[P.active + o]:
-            n_active += 1
-            opponents |= 1 << o
-    opponents &= ~(1 << s)
+            active |= 1 << o
+    return active
+
+
+@njit(cache=True, inline="always")
+def declare_choice(rules, params, st, s, active):
+    """Seat s's declaration by its policy: it sees its own hand, the others' face-up
+    cards and, when declaring in turn, the declarations made before it; ``active``
+    is ``active_seats(st)``. (Inlined: a call a declaration was 5% of a
+    Selection/Rejection deal where every seat takes every card.)"""
+    n_active = popcount(np.uint64(active))
+    opponents = active & ~(1 << s)
     shown = st[P.shown:P.shown + SEATS].view(np.uint64)
     earlier = st[P.declare_order:P.declare_order + SEATS]
     k = st[P.n_declared]
@@ -546,9 +552,10 @@ def declarations_consistent(rules, params, st):
     made = st[P.n_declared]
     ok = True
     st[P.n_declared] = 0
+    active = active_seats(st)
     for k in range(made):
         s = _next_declarer(st)
-        if (st[P.check_declared] >> s) & 1 and declare_choice(rules, params, st, s) != st[P.declare_order + k]:
+        if (st[P.check_declared] >> s) & 1 and declare_choice(rules, params, st, s, active) != st[P.declare_order + k]:
             ok = False
             break
         st[P.n_declared] += 1
@@ -569,6 +576,7 @@ def showdown_step(rules, params, st, trace, out, stop, forced):
     if st[P.check_declared] != 0 and not declarations_consistent(rules, params, st):
         reject_deal(st, out)
         return False, forced
+    active = active_seats(st)
     while st[B.phase] == PH_DECLARE:
         if paused(st, stop):
             return True, forced
@@ -577,7 +585,7 @@ def showdown_step(rules, params, st, trace, out, stop, forced):
             d = forced
             forced = -1
         else:
-            d = declare_choice(rules, params, st, s)
+            d = declare_choice(rules, params, st, s, active)
         st[B.decisions] += 1
         apply_declaration(st, s, d)
     settle_deal(rules, st, trace, out)
