@@ -260,7 +260,11 @@ def choose_pass(t, policy, hand, count, evidence, stream, howdy):
     aim = pass_aim(policy, hand)
     low_max = int(policy[LOW_MAX])
     spite = policy[SPITE_WEIGHT]
-    they_go_low = collects_low(evidence, low_max) if evidence else False
+    # What the recipient collects is read with spite only; worked out whatever the
+    # spite, its test of the evidence had cost 3% of a deal of the default field,
+    # which passes without spite. (The same test moved into the block that sets
+    # ``spited`` below measured no gain, and 1.03x slower with spite: keep this form.)
+    they_go_low = collects_low(evidence, low_max) if spite != 0.0 and evidence else False
     # Aiming low without wild cards, a card that leaves my low value as it is and
     # draws no spite scores the most any card can (a loss never raises the value;
     # spite only lowers a score), so the first such card in mask order is the
