@@ -12,7 +12,7 @@ from numba import njit
 
 from ..cards import NO_CARD, card_bit
 from ..evaluate import mask_key, plain_high, plain_low, qualify
-from ..policies import ALWAYS, TAKE_THRESHOLD, wants_card
+from ..policies import ALWAYS, DENY_WEIGHT, TAKE_THRESHOLD, wants_card
 from ..showdown import SPLIT_CARDS_SPEAK, SPLIT_DECLARE
 from .common import (
     reject_deal,
@@ -137,16 +137,17 @@ def _wants(t, rules, params, st):
     target = st[B.turn]
     if params[target, TAKE_THRESHOLD] <= ALWAYS:
         return True  # "always take", decided before building the policy's arguments
-    n = st[B.players]
     needs = st[S.needs]
     mine = mask_at(st, S.hole_mask + target) | mask_at(st, S.up_mask + target)
-    if needs == (1 << target):
-        nxt = target
-        nxt_forced = False  # a card the lone player refuses goes dead
-    else:
-        nxt = next_in(needs, target, n)
+    # The seat a refusal would hand the card to, read only with a deny weight (the
+    # walk to it had cost the default field's deals, which deny nothing); a card the
+    # lone player refuses goes dead.
+    nxt_visible = np.uint64(0)
+    nxt_forced = False
+    if params[target, DENY_WEIGHT] != 0.0 and needs != (1 << target):
+        nxt_visible = mask_at(st, S.up_mask + next_in(needs, target, st[B.players]))
         nxt_forced = st[S.rejections] + 1 >= int(rules[R_MAX_REJECTIONS])
-    return wants_card(t, params[target], mine, 0, st[S.offer], mask_at(st, S.up_mask + nxt), 0, nxt_forced)
+    return wants_card(t, params[target], mine, 0, st[S.offer], nxt_visible, 0, nxt_forced)
 
 
 @njit(cache=True, inline="always")
