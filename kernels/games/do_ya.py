@@ -23,7 +23,9 @@ from numba import njit
 
 from ..cards import NO_CARD, card_bit, rank_mask_to_cards
 from ..evaluate import high_mask, low_mask, one_wild_high_and_low, qualify
-from ..policies import ALWAYS, POOL_THRESHOLD, TAKE_THRESHOLD, aim_of, best_gain, wants_card
+from ..policies import (
+    ALWAYS, DENY_WEIGHT, POOL_THRESHOLD, TAKE_THRESHOLD, aim_of, best_gain, gain, public_gain, wants_card,
+)
 from ..ranking import FK_ABOVE_STRAIGHT_FLUSH, popcount
 from .common import (
     DK_DECLARE,
@@ -199,9 +201,18 @@ def _wants(t, rules, params, st):
     if params[p, TAKE_THRESHOLD] <= ALWAYS:
         return True  # "always take", decided before building the policy's arguments
     natural, w = _seat_hand(rules, st, p)
-    nxt = _later_seat(st)
-    next_up = mask_at(st, S.up_mask + nxt) if nxt >= 0 else np.uint64(0)
-    return wants_card(t, params[p], natural, w, st[S.offer], next_up, 1, nxt >= 0)
+    policy = params[p]
+    # ``wants_card`` with the later seat found only when its term can still change
+    # the choice (a deny weight, and a score short of the threshold or a negative
+    # weight), not before every decision: the same decision.
+    cm = card_bit(st[S.offer])
+    score = gain(t, policy, natural, w, cm, aim_of(policy, natural))
+    deny = policy[DENY_WEIGHT]
+    if deny != 0.0 and not (deny > 0.0 and score >= policy[TAKE_THRESHOLD]):
+        nxt = _later_seat(st)
+        if nxt >= 0:
+            score += deny * public_gain(t, policy, mask_at(st, S.up_mask + nxt), 1, cm)
+    return score >= policy[TAKE_THRESHOLD]
 
 
 @njit(cache=True, inline="always")
