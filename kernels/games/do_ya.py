@@ -204,7 +204,8 @@ def _wants(t, rules, params, st):
     policy = params[p]
     # ``wants_card`` with the later seat found only when its term can still change
     # the choice (a deny weight, and a score short of the threshold or a negative
-    # weight), not before every decision: the same decision.
+    # weight), not before every decision: the same decision. Keep the two in step:
+    # ``history_consistent`` asks ``wants_card`` what a seat would have done.
     cm = card_bit(st[S.offer])
     score = gain(t, policy, natural, w, cm, aim_of(policy, natural))
     deny = policy[DENY_WEIGHT]
