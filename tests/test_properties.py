@@ -293,6 +293,25 @@ def test_the_low_estimate_is_its_definition(cards, wilds, low_max):
     assert low_value(_mask(cards), wilds, low_max) == count + 0.1 * tiebreak
 
 
+def _greedy_packet(t, policy, hand, count, aim, howdy, spite_of):
+    """Anaconda's pass by its definition, card by card: give away the card whose loss
+    leaves the best ``aim_value``, less ``spite_of(bit)``, the first in mask order on
+    a tie."""
+    from kernels.pass_policies import aim_value
+
+    chosen = np.uint64(0)
+    for _ in range(count):
+        best, best_score = np.uint64(0), -np.inf
+        for bit in range(64):
+            b = np.uint64(1 << bit)
+            if hand & ~chosen & b:
+                score = aim_value(t, policy, hand & ~chosen & ~b, aim, howdy) - spite_of(bit)
+                if score > best_score:
+                    best, best_score = b, score
+        chosen |= best
+    return chosen
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(0, 51), min_size=7, max_size=7, unique=True), st.integers(1, 3), st.integers(0, 2),
        st.sampled_from([0.0, 1.0, 0.37]), st.sampled_from([0.0, 0.3, 2.0]), st.integers(0, 6), st.booleans(),
@@ -306,7 +325,7 @@ def test_anaconda_s_pass_choice_is_its_greedy_definition(cards, count, aim, draw
     whose loss costs nothing is taken without trying the others)."""
     from analyzer.evaluate import _tables
     from kernels.pass_policies import (
-        AIM, DRAW_WEIGHT, LOW_MAX, N_PASS_PARAMS, SPITE_WEIGHT, aim_value, choose_pass, collects_low, pass_aim,
+        AIM, DRAW_WEIGHT, LOW_MAX, N_PASS_PARAMS, SPITE_WEIGHT, choose_pass, collects_low, pass_aim,
     )
 
     t = _tables()
@@ -316,23 +335,14 @@ def test_anaconda_s_pass_choice_is_its_greedy_definition(cards, count, aim, draw
     evidence = _mask([c for c in range(52) if c not in cards][:n_evidence * 7:7])
     got = choose_pass(t, policy, hand, count, evidence, np.zeros(2, np.uint64), howdy)
 
-    resolved = pass_aim(policy, hand)
     they_go_low = bool(evidence) and collects_low(evidence, low_max)
-    chosen = np.uint64(0)
-    for _ in range(count):
-        scores = []
-        for bit in range(64):
-            b = np.uint64(1 << bit)
-            if hand & ~chosen & b:
-                score = aim_value(t, policy, hand & ~chosen & ~b, resolved, howdy)
-                rank = bit & 15
-                low_value = 1 if rank == 12 else rank + 2  # the ace is 1
-                if spite and evidence and (low_value <= low_max if they_go_low else rank >= 8):
-                    score -= spite
-                scores.append((score, b))
-        best = max(s for s, _ in scores)
-        chosen |= next(b for s, b in scores if s == best)
-    assert got == chosen
+
+    def spite_of(bit):
+        rank = bit & 15
+        low_value = 1 if rank == 12 else rank + 2  # the ace is 1
+        return spite if spite and evidence and (low_value <= low_max if they_go_low else rank >= 8) else 0.0
+
+    assert got == _greedy_packet(t, policy, hand, count, pass_aim(policy, hand), howdy, spite_of)
 
 
 def test_anaconda_s_high_pass_without_spite_is_its_greedy_definition():
@@ -342,7 +352,7 @@ def test_anaconda_s_high_pass_without_spite_is_its_greedy_definition():
     above reaches that loop in a few dozen of its examples: give away the card
     whose loss leaves the best ``aim_value``, the first in mask order on a tie."""
     from analyzer.evaluate import _tables
-    from kernels.pass_policies import AIM, AIM_HIGH, DRAW_WEIGHT, N_PASS_PARAMS, aim_value, choose_pass
+    from kernels.pass_policies import AIM, AIM_HIGH, DRAW_WEIGHT, N_PASS_PARAMS, choose_pass
 
     t = _tables()
     rng = np.random.default_rng(20261207)
@@ -353,17 +363,8 @@ def test_anaconda_s_high_pass_without_spite_is_its_greedy_definition():
         hand = _mask(rng.choice(52, 7, replace=False).tolist())
         count = 1 + i % 3
         got = choose_pass(t, policy, hand, count, np.uint64(0), stream, False)
-        chosen = np.uint64(0)
-        for _ in range(count):
-            best, best_score = np.uint64(0), -np.inf
-            for bit in range(64):
-                b = np.uint64(1 << bit)
-                if hand & ~chosen & b:
-                    score = aim_value(t, policy, hand & ~chosen & ~b, AIM_HIGH, False)
-                    if score > best_score:
-                        best, best_score = b, score
-            chosen |= best
-        assert got == chosen, (hex(hand), count, policy[DRAW_WEIGHT])
+        assert got == _greedy_packet(t, policy, hand, count, AIM_HIGH, False, lambda bit: 0.0), (
+            hex(hand), count, policy[DRAW_WEIGHT])
 
 
 @settings(max_examples=500, deadline=None)
