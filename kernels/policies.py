@@ -383,21 +383,37 @@ def public_gain(t, policy, visible, w, card_mask):
 
 
 @njit(cache=True, inline="always")
+def own_score(t, policy, natural, w, card_mask):
+    """The offer decision's own term: how much the card raises my estimate, in the
+    units of the aim my cards give me (``gain`` with ``aim_of``)."""
+    return gain(t, policy, natural, w, card_mask, aim_of(policy, natural))
+
+
+@njit(cache=True, inline="always")
+def deny_can_change(policy, score):
+    """Whether the deny term can still change the offer decision on my own ``score``:
+    there is a deny weight, and the score falls short of ``TAKE_THRESHOLD`` or the
+    weight is negative. With a positive weight a score that reaches the threshold is
+    taken whatever the next player's gain: ``public_gain`` is never negative (its low
+    gain never is, and it is the larger of that and the high gain), and adding a
+    non-negative float never lowers a score. A game can find the next player only
+    when this says so (Do Ya's offer walks the seats to find them)."""
+    deny = policy[DENY_WEIGHT]
+    return deny != 0.0 and not (deny > 0.0 and score >= policy[TAKE_THRESHOLD])
+
+
+@njit(cache=True, inline="always")
 def wants_card(t, policy, natural, w, card, next_visible, next_w, next_forced):
-    """Offer decision: take when my gain, plus ``DENY_WEIGHT`` times what the card
-    would do for the next player when they would be forced to take it, reaches
-    ``TAKE_THRESHOLD``. Inlined where it is asked (the call passed the tables and
-    the policy as several words each: 1-4% of a Selection/Rejection or Do Ya deal)."""
+    """Offer decision: take when my gain (``own_score``), plus ``DENY_WEIGHT`` times
+    what the card would do for the next player when they would be forced to take it,
+    reaches ``TAKE_THRESHOLD``. Inlined where it is asked (the call passed the tables
+    and the policy as several words each: 1-4% of a Selection/Rejection or Do Ya
+    deal)."""
     if policy[TAKE_THRESHOLD] <= ALWAYS:
         return True  # "always take": no estimate needed
     cm = card_bit(card)
-    score = gain(t, policy, natural, w, cm, aim_of(policy, natural))
-    if next_forced and policy[DENY_WEIGHT] != 0.0:
-        if policy[DENY_WEIGHT] > 0.0 and score >= policy[TAKE_THRESHOLD]:
-            # Taken whatever the next player's gain: it is never negative (its low
-            # gain never is, and it is the larger of that and the high gain), and
-            # adding a non-negative float never lowers a score. The same decision.
-            return True
+    score = own_score(t, policy, natural, w, cm)
+    if next_forced and deny_can_change(policy, score):
         score += policy[DENY_WEIGHT] * public_gain(t, policy, next_visible, next_w, cm)
     return score >= policy[TAKE_THRESHOLD]
 

@@ -24,7 +24,8 @@ from numba import njit
 from ..cards import NO_CARD, card_bit, rank_mask_to_cards
 from ..evaluate import high_mask, low_mask, one_wild_high_and_low, qualify
 from ..policies import (
-    ALWAYS, DENY_WEIGHT, POOL_THRESHOLD, TAKE_THRESHOLD, aim_of, best_gain, gain, public_gain, wants_card,
+    ALWAYS, DENY_WEIGHT, POOL_THRESHOLD, TAKE_THRESHOLD, aim_of, best_gain, deny_can_change, own_score, public_gain,
+    wants_card,
 )
 from ..ranking import FK_ABOVE_STRAIGHT_FLUSH, popcount
 from .common import (
@@ -202,17 +203,15 @@ def _wants(t, rules, params, st):
         return True  # "always take", decided before building the policy's arguments
     natural, w = _seat_hand(rules, st, p)
     policy = params[p]
-    # ``wants_card`` with the later seat found only when its term can still change
-    # the choice (a deny weight, and a score short of the threshold or a negative
-    # weight), not before every decision: the same decision. Keep the two in step:
-    # ``history_consistent`` asks ``wants_card`` what a seat would have done.
+    # ``wants_card``'s decision from its parts, with the later seat found only when
+    # the deny term can still change the choice, not before every decision (the walk
+    # is a loop): the same decision as ``history_consistent`` asks ``wants_card`` for.
     cm = card_bit(st[S.offer])
-    score = gain(t, policy, natural, w, cm, aim_of(policy, natural))
-    deny = policy[DENY_WEIGHT]
-    if deny != 0.0 and not (deny > 0.0 and score >= policy[TAKE_THRESHOLD]):
+    score = own_score(t, policy, natural, w, cm)
+    if deny_can_change(policy, score):
         nxt = _later_seat(st)
         if nxt >= 0:
-            score += deny * public_gain(t, policy, mask_at(st, S.up_mask + nxt), 1, cm)
+            score += policy[DENY_WEIGHT] * public_gain(t, policy, mask_at(st, S.up_mask + nxt), 1, cm)
     return score >= policy[TAKE_THRESHOLD]
 
 
