@@ -11,7 +11,7 @@ def main(argv=None):
     # and what they made is then frozen out of every later collection. numba's
     # import and its typing registries make some hundred thousand long-lived
     # objects, and each collection walked them all again: about 0.08 s of a 0.57 s
-    # equity query (measured; see README Speed). In-process callers (argv given)
+    # equity query (measured; benchmarks/SPEED_LOG.md). In-process callers (argv given)
     # keep their collector as it is.
     own_process = argv is None
     if own_process:
