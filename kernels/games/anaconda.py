@@ -367,6 +367,9 @@ def _roll(t, rules, st, trace):
     five stack cards, high and A-5 low)."""
     n = st[B.players]
     dealer = st[B.dealer]
+    # The cards seen are gathered in a variable and stored once: or'd into the state
+    # card by card, each card waited on the last one's store.
+    seen = st[P.seen]
     for j in range(UP):
         for i in range(1, n + 1):
             s = seat_after(dealer, i, n)
@@ -375,7 +378,8 @@ def _roll(t, rules, st, trace):
                 continue  # a described roll: turned up before the table was described
             note(trace, st, EV_ROLL, s, c, j + 1, 0)
             st[P.shown + s] |= np.int64(card_bit(c))
-            st[P.seen] |= np.int64(card_bit(c))
+            seen |= np.int64(card_bit(c))
+    st[P.seen] = seen
     howdy = int(rules[R_WILD]) == WILD_HOWDY_DOODY
     fk = int(rules[R_FIVE_KIND])
     threshold = np.int64(rules[R_LOW_QUALIFIER])
