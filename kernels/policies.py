@@ -396,8 +396,8 @@ def deny_can_change(policy, score):
     weight is negative. With a positive weight a score that reaches the threshold is
     taken whatever the next player's gain: ``public_gain`` is never negative (its low
     gain never is, and it is the larger of that and the high gain), and adding a
-    non-negative float never lowers a score. A game can find the next player only
-    when this says so (Do Ya's offer walks the seats to find them)."""
+    non-negative float never lowers a score. So a game need find the next player
+    only when this says so (Do Ya's offer walks the seats to find them)."""
     deny = policy[DENY_WEIGHT]
     return deny != 0.0 and not (deny > 0.0 and score >= policy[TAKE_THRESHOLD])
 

@@ -134,8 +134,9 @@ def test_an_offer_decision_is_its_score_against_the_threshold():
     player's public gain when they would be forced to take it, reaches the
     threshold. It may skip the next player's gain once my own reaches the threshold
     (that gain is never negative); the decision must be the full score's. Random
-    hands, aims and weights, with thresholds at my gain, just above it and at fixed
-    values, so that the next player's gain often decides."""
+    hands, aims and weights (a negative deny weight too, which the kernel allows
+    though the parameter's range does not), with thresholds at my gain, just above
+    it and at fixed values, so that the next player's gain often decides."""
     from analyzer.evaluate import _tables
     from kernels.policies import (
         AIM, DENY_WEIGHT, DRAW_WEIGHT, LOW_MAX, N_OFFER_PARAMS, TAKE_THRESHOLD, aim_of, gain, public_gain, wants_card,
@@ -150,7 +151,7 @@ def test_an_offer_decision_is_its_score_against_the_threshold():
         card, mine, visible = cards[0], _mask(cards[1:1 + k]), _mask(cards[1 + k:])
         wilds, next_wilds, forced = int(rng.integers(0, 3)), int(rng.integers(0, 2)), bool(rng.integers(0, 2))
         policy[AIM], policy[LOW_MAX] = rng.integers(0, 3), rng.integers(5, 14)
-        policy[DRAW_WEIGHT], policy[DENY_WEIGHT] = rng.choice([0.0, 1.0, 0.37]), rng.choice([0.0, 0.5, 2.0])
+        policy[DRAW_WEIGHT], policy[DENY_WEIGHT] = rng.choice([0.0, 1.0, 0.37]), rng.choice([0.0, 0.5, 2.0, -0.5])
         b = _mask([card])
         mine_gain = gain(t, policy, mine, wilds, b, aim_of(policy, mine))
         theirs = public_gain(t, policy, visible, next_wilds, b)
