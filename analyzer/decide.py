@@ -18,7 +18,7 @@ from kernels.cards import card_bit
 from kernels.games import common as C
 
 from .cards import card_text
-from .engine import decision, new_stream, play_batch, play_state
+from .engine import decision, forced_batches, new_stream, play_state
 from .equity import (
     FEWEST_DEALS,
     MIN_DEALS,
@@ -247,8 +247,8 @@ def decide(table: Table, policies=None, rules=None, precision=None, max_deals=20
                 count = min(chunk, max_deals - played)
                 nets = np.empty((count, k))
                 kept = None
-                for j, a in enumerate(actions):
-                    rows = play_batch(inp, st, seed, played, count, rotate_dealer=False, forced=a)
+                for j, (_, rows) in enumerate(forced_batches(inp, st, seed, played, count, actions,
+                                                              rotate_dealer=False)):
                     kept = counted(v, rows)  # the same deals for every action: the check precedes the decision
                     nets[:, j] = (res.view(rows, "payout")[:, me] - res.view(rows, "paid")[:, me]) / ante
                 nets = nets[kept]
@@ -356,8 +356,8 @@ def selection_decide(table: Table, policies=None, rules=None, precision=None, ma
             while deals < max_deals:
                 count = min(chunk, max_deals - deals)
                 values = np.empty((count, k))
-                for j, a in enumerate(actions):
-                    rows = play_batch(q.inputs, q.state, seed, deals, count, rotate_dealer=False, forced=a)
+                for j, (_, rows) in enumerate(forced_batches(q.inputs, q.state, seed, deals, count, actions,
+                                                              rotate_dealer=False)):
                     values[:, j] = selection_values(q, rows)[column][:, me]
                 total += values.sum(axis=0)
                 cross += values.T @ values

@@ -56,7 +56,8 @@ def _load(inp: Inputs, batch=False):
     """Load the game's kernels from numba's cache, or compile them the first time
     (saying so on a terminal: it takes a minute or more): those a fresh state needs
     (``batch`` "state"), those of single deals (False), of batches (True), of
-    equity sums ("sums") or of simulation totals ("totals"). Only what is used:
+    equity sums ("sums"), of simulation totals ("totals") or of batches that check
+    a forced action in each deal ("checked"). Only what is used:
     each load is some milliseconds of a query's start-up."""
     key = (inp.game, batch)
     if key in _LOADED:
@@ -72,6 +73,9 @@ def _load(inp: Inputs, batch=False):
             E._sums_runner()
         elif batch == "totals":
             E._totals_runner()
+        elif batch == "checked":
+            E._checked_batch_runner()
+            E.game_decision(inp.game)
         elif batch:
             E._batch_runner()
         else:
@@ -195,39 +199,99 @@ def _check_batch(inp: Inputs, start, seed, first, count):
     return seed, first, count
 
 
-def _check_forced(inp: Inputs, start, seed, deal, rotate_dealer, forced):
-    """``forced`` must be an action of deal ``deal``'s first decision (when that deal
-    reaches one), as ``play_state`` checks it. The batch applies it to every deal
-    unchecked; its legal actions are every deal's when the deciding seat's cards are
-    known, as at a described table. An action outside them had been applied as it
-    was, and an Anaconda pass of cards beyond the deck crashed the process."""
-    if not 0 <= forced < 2**63:  # an int64 in the kernels (Anaconda's pass codes use the high bits)
-        raise WantitError(f"forced must be an action code below 2**63 (or -1 for none), not {forced}")
+def _check_forced(inp: Inputs, start, seed, deal, rotate_dealer, required, why=""):
+    """Raise, naming the seat, the decision and its legal actions, when an action of
+    ``required`` is not one of deal ``deal``'s first decision (as ``play_state``
+    checks one)."""
     st = start.copy()
     if rotate_dealer:
         st[C.B.dealer] = deal % inp.players
-    _play(inp, st, new_stream(seed, deal), 0, -1, False, None)
+    _play(inp, st, new_stream(seed, deal), int(st[C.B.decisions]), -1, False, None)
     kind, seat, actions = decision(inp, st)
-    if kind != "none" and forced not in actions:
+    missing = [a for a in required if a not in actions]
+    if kind != "none" and missing:
         shown = ", ".join(map(str, actions[:12])) + (", ..." if len(actions) > 12 else "")
-        raise WantitError(f"action {forced} is not legal at seat {seat}'s {kind} decision (deal {deal}'s first); "
-                          f"legal: {shown}")
+        raise WantitError(f"action {missing[0]} is not legal at seat {seat}'s {kind} decision (deal {deal}'s first); "
+                          f"legal: {shown}{why}")
+
+
+def _first_decision_dealers(inp: Inputs, start, seed, first, count, rotate_dealer):
+    """The deals to check a forced action in, one for each dealer the batch deals
+    with, when every deal with that dealer reaches the same first decision: two of
+    them reach it drawing no random word, in the same state. ``None`` when they do
+    not (the deciding seat's cards, or the cards before the decision, are dealt at
+    random), and each deal needs its own check."""
+    reps = []
+    for deal in range(first, first + min(count, inp.players if rotate_dealer else 1)):
+        reached = []
+        for d in (deal, deal + inp.players):
+            st, stream = start.copy(), new_stream(seed, d)
+            if rotate_dealer:
+                st[C.B.dealer] = d % inp.players
+            _play(inp, st, stream, int(st[C.B.decisions]), -1, False, None)
+            if stream[1] != 0:
+                return None
+            reached.append(st)
+        if not np.array_equal(*reached):
+            return None
+        reps.append(deal)
+    return reps
+
+
+def _check_action_code(forced):
+    forced = whole(forced, "forced")
+    if forced >= 2**63:  # an int64 in the kernels (Anaconda's pass codes use the high bits)
+        raise WantitError(f"forced must be an action code below 2**63 (or -1 for none), not {forced}")
+    return max(forced, -1)
+
+
+def _batch(inp: Inputs, start, seed, first, count, rotate_dealer, forced, required):
+    """``play_batch``'s rows (arguments checked), each deal's first decision checked
+    to list every action of ``required`` (None: not checked)."""
+    checked = required is not None and forced >= 0
+    if checked:
+        reps = _first_decision_dealers(inp, start, seed, first, count, rotate_dealer)
+        if reps is not None:  # every deal reaches one of these decisions: check them alone
+            for deal in reps:
+                _check_forced(inp, start, seed, deal, rotate_dealer, required)
+            checked = False
+    _load(inp, batch="checked" if checked else True)
+    out = np.zeros((count, inp.result_layout.size), np.float64)
+    illegal = E.play_batch(inp.game, _tables(), inp.rules, inp.params, inp.idata, inp.fdata, start, seed, first,
+                           count, rotate_dealer, out, forced=forced,
+                           required=np.array(required, np.int64) if checked else None)
+    if illegal >= 0:
+        why = "" if illegal == first else (
+            " (the deals before it could take it: from a table where the deciding seat's cards are still to be dealt, "
+            "each deal's first decision has legal actions of its own)")
+        _check_forced(inp, start, seed, illegal, rotate_dealer, required, why)
+        raise AssertionError(f"deal {illegal}'s first decision lists every action it was found to lack")
+    return out
 
 
 def play_batch(inp: Inputs, start, seed, first, count, rotate_dealer=True, forced=-1) -> np.ndarray:
     """Result rows of deals ``first .. first + count - 1`` from copies of ``start``;
-    ``forced`` >= 0 is the action of each deal's first decision (one of its legal
-    actions: checked on deal ``first``, as ``play_state`` checks one; the others are
-    assumed to have the same, as they do when the deciding seat's cards are known)."""
+    ``forced`` >= 0 is the action of each deal's first decision, which must be one of
+    its legal actions in every deal (checked as ``play_state`` checks one: once when
+    every deal reaches the same decision, else in each deal, as from a table where
+    the deciding seat's cards are dealt at random)."""
     seed, first, count = _check_batch(inp, start, seed, first, count)
-    forced, rotate_dealer = whole(forced, "forced"), flag(rotate_dealer, "rotate_dealer")
-    if forced >= 0 and count > 0:
-        _check_forced(inp, start, seed, first, rotate_dealer, forced)
-    _load(inp, batch=True)
-    out = np.zeros((count, inp.result_layout.size), np.float64)
-    E.play_batch(inp.game, _tables(), inp.rules, inp.params, inp.idata, inp.fdata, start, seed, first, count,
-                 rotate_dealer, out, forced=forced)
-    return out
+    forced, rotate_dealer = _check_action_code(forced), flag(rotate_dealer, "rotate_dealer")
+    return _batch(inp, start, seed, first, count, rotate_dealer, forced, [forced])
+
+
+def forced_batches(inp: Inputs, start, seed, first, count, actions, rotate_dealer=True):
+    """``(action, rows)`` for each of ``actions`` in turn: ``play_batch`` of the same
+    deals with that action forced. The first batch checks, in each deal, that the
+    first decision lists every one of them; the others need no check of their own
+    (a decision query's batches: each deal's list and the check are paid once)."""
+    seed, first, count = _check_batch(inp, start, seed, first, count)
+    actions = [_check_action_code(a) for a in actions]
+    rotate_dealer = flag(rotate_dealer, "rotate_dealer")
+    if any(a < 0 for a in actions):
+        raise WantitError("forced_batches forces an action in every batch: each must be an action code, not -1")
+    for j, a in enumerate(actions):
+        yield a, _batch(inp, start, seed, first, count, rotate_dealer, a, actions if j == 0 else None)
 
 
 def simulation_totals(inp: Inputs, start, seed, first, count, rotate_dealer=True, has_low=True) -> np.ndarray:

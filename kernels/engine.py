@@ -36,7 +36,7 @@ from functools import lru_cache
 import numpy as np
 from numba import njit, prange, types
 
-from .games.common import BASE_STATE, EXHAUSTED, MAX_ACTIONS, REJECTED, TRACE_WIDTH, UNITS, O
+from .games.common import BASE_STATE, DK_NONE, EXHAUSTED, MAX_ACTIONS, REJECTED, TRACE_WIDTH, UNITS, O
 from .ranking import CAT_SHIFT, N_CATEGORIES, NATURAL_ROYAL, SLOT_CATEGORY
 from .rng import seed_stream
 from .showdown import DECLARE_BOTH
@@ -68,13 +68,8 @@ def init_state(game, rules, idata, st, n, dealer):
 
 def decision(game, t, rules, params, idata, fdata, st, scratch, actions):
     """``(kind, seat, count)`` of the decision ``play`` stopped at (see the module
-    docstring); each game's ``decision`` takes the arguments it reads."""
-    module = game_module(game)
-    if game == GAME_TRAIN_WRECK:
-        return module.decision(rules, st, scratch, actions)
-    if game == GAME_SELECTION:
-        return module.decision(rules, params, idata, fdata, st, scratch, actions)
-    return module.decision(rules, st, actions)
+    docstring)."""
+    return game_module(game).decision(t, rules, params, idata, fdata, st, scratch, actions)
 
 
 _I64 = types.int64[::1]
@@ -85,6 +80,11 @@ PLAY_SIG = types.void(TABLES, _F64, types.float64[:, ::1], _I64, _F64, _I64, typ
                       types.int64[:, ::1], _I64, _F64, types.int64, types.int64)
 BATCH_SIG = types.void(types.FunctionType(PLAY_SIG), TABLES, _F64, types.float64[:, ::1], _I64, _F64, _I64,
                        types.int64, types.int64, types.int64, types.boolean, types.int64, types.float64[:, ::1])
+# decision(t, rules, params, idata, fdata, st, scratch, actions) -> (kind, seat, count)
+DECISION_SIG = types.UniTuple(types.int64, 3)(TABLES, _F64, types.float64[:, ::1], _I64, _F64, _I64, _I64, _I64)
+CHECKED_BATCH_SIG = types.void(types.FunctionType(PLAY_SIG), types.FunctionType(DECISION_SIG), TABLES, _F64,
+                               types.float64[:, ::1], _I64, _F64, _I64, types.int64, types.int64, types.int64,
+                               types.boolean, types.int64, _I64, types.float64[:, ::1], _I64)
 # Games whose play (and everything it calls) allocates nothing and returns no new
 # array, so it can run without numba's reference counting (see ``game_play``).
 COUNT_FREE = (True, True, True, True, True)
@@ -140,22 +140,93 @@ def _run_batch(play, t, rules, params, idata, fdata, start, seed, first, count, 
                  np.int64(-1), forced)
 
 
+@njit(cache=True, inline="always")
+def _lists_all(actions, k, required):
+    """Whether ``actions[:k]`` holds every action of ``required``."""
+    for r in range(required.shape[0]):
+        listed = False
+        for j in range(k):
+            if actions[j] == required[r]:
+                listed = True
+                break
+        if not listed:
+            return False
+    return True
+
+
+def _run_checked_batch(play, decide, t, rules, params, idata, fdata, start, seed, first, count, rotate_dealer,
+                       forced, required, out, illegal):
+    n = start[B.players]
+    n_blocks = (count + BLOCK - 1) // BLOCK
+    for b in prange(n_blocks):
+        st = np.empty_like(start)
+        stream = np.zeros(2, np.uint64)
+        scratch = np.zeros(SCRATCH, np.int64)
+        decide_scratch = np.zeros(SCRATCH, np.int64)
+        actions = np.zeros(MAX_ACTIONS, np.int64)
+        no_trace = np.zeros((0, TRACE_WIDTH), np.int64)
+        my_rules, my_params, my_idata, my_fdata = rules.copy(), params.copy(), idata.copy(), fdata.copy()
+        for i in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+            deal = first + i
+            copy_state(st, start)
+            if rotate_dealer:
+                st[B.dealer] = deal % n
+            seed_stream(stream, seed, deal)
+            # Up to the deal's first decision, then on with the forced action if that
+            # decision lists every required action (a deal with no decision plays out).
+            play(t, my_rules, my_params, my_idata, my_fdata, st, stream, no_trace, scratch, out[i],
+                 st[B.decisions], np.int64(-1))
+            kind, _, k = decide(t, my_rules, my_params, my_idata, my_fdata, st, decide_scratch, actions)
+            if kind != DK_NONE:
+                if not _lists_all(actions, k, required):
+                    illegal[b] = deal
+                    break
+                play(t, my_rules, my_params, my_idata, my_fdata, st, stream, no_trace, scratch, out[i],
+                     np.int64(-1), forced)
+
+
 @lru_cache(maxsize=None)
 def _batch_runner():
     return njit(BATCH_SIG, cache=True, parallel=True)(_run_batch)
 
 
-def play_batch(game, t, rules, params, idata, fdata, start, seed, first, count, rotate_dealer, out, forced=-1):
+@lru_cache(maxsize=None)
+def _checked_batch_runner():
+    return njit(CHECKED_BATCH_SIG, cache=True, parallel=True)(_run_checked_batch)
+
+
+@lru_cache(maxsize=None)
+def game_decision(game):
+    """Game ``game``'s ``decision``, compiled for ``DECISION_SIG`` (once; numba
+    caches it), for the batch that checks a forced action in every deal."""
+    return njit(DECISION_SIG, cache=True)(game_module(game).decision.py_func)
+
+
+def play_batch(game, t, rules, params, idata, fdata, start, seed, first, count, rotate_dealer, out, forced=-1,
+               required=None):
     """Deals ``first .. first + count - 1``, each from a copy of the table state
     ``start`` on the random stream ``(seed, deal)``; result row ``i`` of ``out`` for
     deal ``first + i``. With ``rotate_dealer`` the dealer is ``deal % players``,
     else the start state's. Threads take blocks of deals, each with its own state,
     stream, scratch and copies of the inputs (numba counts references to shared
     arrays on every call, and threads updating one count slow each other down):
-    nothing is allocated per deal. ``forced`` >= 0: the action of every deal's first
-    decision (the same decision, when the start state stands at it)."""
-    _batch_runner()(game_play(game), t, rules, params, idata, fdata, start, int(seed), int(first), int(count),
-                    bool(rotate_dealer), int(forced), out)
+    nothing is allocated per deal.
+
+    ``forced`` >= 0: the action of every deal's first decision. Given ``required``
+    (int64 actions, ``forced`` among them), each deal plays to that decision and
+    lists its legal actions first, and the first deal of a block whose list lacks
+    one of ``required`` is not played on. Without it ``forced`` is applied as it is,
+    for a caller that knows every deal can take it: an action a deal cannot take may
+    corrupt its state. Returns the first deal that could not, or -1."""
+    if forced < 0 or required is None:
+        _batch_runner()(game_play(game), t, rules, params, idata, fdata, start, int(seed), int(first), int(count),
+                        bool(rotate_dealer), int(forced), out)
+        return -1
+    illegal = np.full((count + BLOCK - 1) // BLOCK, -1, np.int64)
+    _checked_batch_runner()(game_play(game), game_decision(game), t, rules, params, idata, fdata, start, int(seed),
+                            int(first), int(count), bool(rotate_dealer), int(forced), required, out, illegal)
+    found = illegal[illegal >= 0]
+    return int(found.min()) if found.size else -1
 
 
 # The equity sums of a batch of pot-game deals, per block of deals (``equity_sums``):

@@ -6,7 +6,17 @@ hand never deals a card it already places."""
 import numpy as np
 import pytest
 
-from analyzer.engine import Inputs, decision, new_state, new_stream, play_state
+from analyzer.engine import (
+    Inputs,
+    _first_decision_dealers,
+    decision,
+    forced_batches,
+    new_state,
+    new_stream,
+    play_batch,
+    play_state,
+)
+from analyzer.errors import WantitError
 from analyzer.variants import VARIANTS, get_variant
 from kernels import engine as E
 from kernels.cards import card_bit
@@ -110,6 +120,74 @@ def test_the_policys_choice_is_a_listed_legal_action(name, seed):
     assert len(matches) >= 1
 
 
+def _forced_rows(inp, start, seed, deals, action):
+    """Each deal's result row with ``action`` forced at its first decision, played
+    one at a time by ``play_state`` (which checks the action itself)."""
+    return np.array([play_state(inp, start.copy(), new_stream(seed, d), forced=action, trace=False).result
+                     for d in deals])
+
+
+def _first_decision(inp, start, seed, deal):
+    """``(kind, seat, legal actions)`` of deal ``deal``'s first decision from ``start``."""
+    st = start.copy()
+    play_state(inp, st, new_stream(seed, deal), stop=int(st[C.B.decisions]), trace=False)
+    return decision(inp, st)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_forced_batch_plays_each_deal_as_play_state_forces_it(name):
+    """Each action forced in a batch gives, deal by deal, the rows of ``play_state``
+    forcing it: from a state stopped at a decision (every deal reaches the same one,
+    checked once), and from a fresh deal (the deciding seat's cards dealt at random,
+    checked in each deal: play to the decision, list its actions, play on) with the
+    actions every deal's first decision lists."""
+    inp = _inputs(name)
+    fresh = new_state(inp, dealer=0)
+    stopped = fresh.copy()
+    full = play_state(inp, stopped.copy(), new_stream(5, 0))
+    play_state(inp, stopped, new_stream(5, 0), stop=int(full.state[C.B.decisions]) // 2)
+    assert _first_decision_dealers(inp, stopped, 7, 0, 12, False) == [0]
+    assert _first_decision_dealers(inp, fresh, 7, 0, 12, False) is None
+    actions = _first_decision(inp, stopped, 7, 0)[2]
+    common = set.intersection(*(set(_first_decision(inp, fresh, 7, d)[2]) for d in range(12)))
+    cases = [(stopped, a) for a in {actions[0], actions[len(actions) // 2], actions[-1]}]
+    cases += [(fresh, a) for a in sorted(common)[:2]]
+    assert len(cases) >= (2 if name in ("anaconda", "selection") else 3)
+    for start, a in cases:
+        rows = play_batch(inp, start, 7, 0, 12, rotate_dealer=False, forced=a)
+        np.testing.assert_array_equal(rows, _forced_rows(inp, start, 7, range(12), a))
+
+
+def test_forced_batches_play_the_same_deals_as_play_batch_for_each_action():
+    inp = _inputs("selection_rejection", n=4)
+    start = new_state(inp, dealer=1)
+    got = list(forced_batches(inp, start, 3, 5, 20, [C.TAKE, C.REFUSE], rotate_dealer=False))
+    assert [a for a, _ in got] == [C.TAKE, C.REFUSE]
+    for a, rows in got:
+        np.testing.assert_array_equal(rows, _forced_rows(inp, start, 3, range(5, 25), a))
+
+
+def test_a_forced_batch_refuses_an_action_that_a_later_deal_cannot_take():
+    """From a fresh Anaconda table the first pass's packets are of the cards dealt,
+    which differ in every deal: a packet of deal 0's cards is refused at the first
+    deal whose passing seat lacks it, where the batch had passed cards that seat did
+    not hold. ``forced_batches`` refuses a later action in its first batch."""
+    inp = _inputs("anaconda", n=4)
+    start = new_state(inp, dealer=0)
+    actions = _first_decision(inp, start, 1, 0)[2]
+    kind, seat_1, actions_1 = _first_decision(inp, start, 1, 1)
+    assert kind == "pass" and actions[0] not in actions_1
+    assert play_batch(inp, start, 1, 0, 1, rotate_dealer=False, forced=actions[0]).shape[0] == 1
+    message = f"action {{}} is not legal at seat {seat_1}'s pass decision \\(deal 1's first\\); "
+    with pytest.raises(WantitError, match=message.format(actions[0]) + ".*the deals before it could take it"):
+        play_batch(inp, start, 1, 0, 40, rotate_dealer=False, forced=actions[0])
+    # The first of the batches already checks every action.
+    batches = forced_batches(_inputs("selection_rejection", n=3), new_state(_inputs("selection_rejection", n=3)), 1,
+                             0, 40, [C.TAKE, 7])
+    with pytest.raises(WantitError, match="action 7 is not legal at seat .'s offer decision \\(deal 0's first\\)"):
+        next(batches)
+
+
 def _sr_state_by_hand(inp):
     """Selection/Rejection, 4 players, dealer seat 3, round 3 about to start: two
     cards down and two up each, two dead cards (refused by a lone player)."""
@@ -182,8 +260,6 @@ def test_engine_ids_are_distinct_and_every_game_is_registered():
 
 
 def test_forcing_an_illegal_action_or_after_the_end_is_a_clear_error():
-    from analyzer.errors import WantitError
-
     inp = _inputs("selection_rejection", n=3)
     st = new_state(inp, dealer=2)
     with pytest.raises(WantitError, match="not legal at seat 0's offer decision; legal: 0, 1"):
@@ -197,9 +273,6 @@ def test_a_state_of_another_game_size_or_shape_is_a_clear_error():
     """The kernels index a state by the game's layout without checks: a short array
     was read out of bounds (play_state crashed the process), another game's state or
     another table size played on as if it fitted."""
-    from analyzer.engine import play_batch
-    from analyzer.errors import WantitError
-
     inp = _inputs("do_ya", n=4)
     st = new_state(inp, dealer=3)
     cases = [

@@ -1439,7 +1439,7 @@ def fill_actions(st, s, x, prof, board, sp_row, opening, low_idx, high_idx, acti
 
 
 @njit(cache=True)
-def decision(rules, params, idata, fdata, st, scratch, actions):
+def decision(t, rules, params, idata, fdata, st, scratch, actions):
     """``(kind, seat, number of legal actions)`` at the decision ``play`` stopped
     at, the actions written to ``actions``; ``DK_NONE`` when there is none.
 

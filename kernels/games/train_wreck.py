@@ -820,7 +820,7 @@ def play(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, 
 
 
 @njit(cache=True)
-def decision(rules, st, scratch, actions):
+def decision(t, rules, params, idata, fdata, st, scratch, actions):
     """``(kind, seat, number of legal actions)`` at the decision ``play`` stopped
     at, the actions written to ``actions``; ``DK_NONE`` when the deal is over."""
     ph = st[B.phase]
