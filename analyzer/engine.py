@@ -224,7 +224,7 @@ def _first_decision_dealers(inp: Inputs, start, seed, first, count, rotate_deale
     reps = []
     for deal in range(first, first + min(count, inp.players if rotate_dealer else 1)):
         reached = []
-        for d in (deal, deal + inp.players):
+        for d in (deal, deal + inp.players if deal < 2**62 else deal - inp.players):  # a deal with the same dealer
             st, stream = start.copy(), new_stream(seed, d)
             if rotate_dealer:
                 st[C.B.dealer] = d % inp.players
