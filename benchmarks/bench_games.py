@@ -239,7 +239,7 @@ def compile_all(t, variants):
     return time.perf_counter() - start
 
 
-def measure(t, variants, deals, thread_counts):
+def measure(t, variants, deals, thread_counts, repeats=REPEATS):
     """Every row of a player count: the stud floor and each game's presets, at each
     thread count, taking turns (``best_times``), so that the ratios to the floor,
     of a heuristic deal to its baseline and of two threads to one compare times
@@ -256,7 +256,7 @@ def measure(t, variants, deals, thread_counts):
                 if n in player_counts(v):
                     cells += [(v.name, preset, threads, game_runner(t, v, preset, n, deals, out))
                               for preset in presets_of(v)]
-        times = best_times([on_threads(threads, run) for _, _, threads, run in cells])
+        times = best_times([on_threads(threads, run) for _, _, threads, run in cells], repeats)
         for (name, preset, threads, _), seconds in zip(cells, times):
             rows.append(row(name, n, preset, threads, deals, seconds, decisions.get((name, n, preset), 0.0)))
     return rows
@@ -384,6 +384,10 @@ def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=200_000,
                         help="deals per measurement (default 200,000)")
+    parser.add_argument("--repeats", type=int, default=REPEATS,
+                        help=f"timings of each cell, taken in turns; the best counts (default {REPEATS}). On a noisy "
+                             "host, more and shorter timings (--deals 100000 --repeats 6) give each cell more chances "
+                             "of a quiet stretch in the same time")
     parser.add_argument("--quick", action="store_true", help="smoke run: 20,000 deals")
     add_output_options(parser, "results/bench_games.csv")
     args = parser.parse_args()
@@ -391,6 +395,8 @@ def parse_args():
         args.deals = 20_000
     if args.deals < 1:
         parser.error("--deals must be at least 1")
+    if args.repeats < 1:
+        parser.error("--repeats must be at least 1")
     return args
 
 
@@ -405,7 +411,7 @@ def main():
     print(f"compiled the stud floor and {len(variants)} variants "
           f"({', '.join(v.name for v in variants)}) in {seconds:.1f} s (untimed)")
 
-    rows = measure(t, variants, args.deals, thread_counts)
+    rows = measure(t, variants, args.deals, thread_counts, args.repeats)
     add_ratios(rows)
     rows = ordered(rows, variants)
 
@@ -418,7 +424,7 @@ def main():
         "seed": SEED,
         "first_deal": 0,
         "rotate_dealer": ROTATE_DEALER,
-        "repeats": REPEATS,
+        "repeats": args.repeats,
         "players": list(PLAYERS),
         "policies": list(POLICIES),
         "thread_counts": thread_counts,
