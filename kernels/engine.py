@@ -247,8 +247,7 @@ def _block_arrays(start, rules, params, idata, fdata, width):
             np.zeros((0, TRACE_WIDTH), np.int64), rules.copy(), params.copy(), idata.copy(), fdata.copy())
 
 
-def _run_sums(play, t, rules, params, idata, fdata, start, seed, first, count, forced, carried_in, ante, width,
-              sums):
+def _run_sums(play, t, rules, params, idata, fdata, start, seed, first, count, carried_in, ante, width, sums):
     n = start[B.players]
     n_blocks = (count + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
@@ -260,7 +259,7 @@ def _run_sums(play, t, rules, params, idata, fdata, start, seed, first, count, f
             row[:] = 0.0
             seed_stream(stream, seed, first + i)
             play(t, my_rules, my_params, my_idata, my_fdata, st, stream, no_trace, scratch, row, np.int64(-1),
-                 forced)
+                 np.int64(-1))
             carry = row[O.carry]
             if carry == REJECTED:
                 acc[SUM_REJECTED] += 1
@@ -290,7 +289,7 @@ def _run_sums(play, t, rules, params, idata, fdata, start, seed, first, count, f
 
 
 SUMS_SIG = types.void(types.FunctionType(PLAY_SIG), TABLES, _F64, types.float64[:, ::1], _I64, _F64, _I64,
-                      types.int64, types.int64, types.int64, types.int64, types.float64, types.float64, types.int64,
+                      types.int64, types.int64, types.int64, types.float64, types.float64, types.int64,
                       types.float64[:, ::1])
 
 
@@ -299,8 +298,7 @@ def _sums_runner():
     return njit(SUMS_SIG, cache=True, parallel=True)(_run_sums)
 
 
-def equity_sums(game, t, rules, params, idata, fdata, start, seed, first, count, carried_in, ante, width,
-                forced=-1):
+def equity_sums(game, t, rules, params, idata, fdata, start, seed, first, count, carried_in, ante, width):
     """The equity sums (``SUM_*``) of pot-game deals ``first .. first + count - 1``
     played as ``play_batch`` plays them, added up per block of ``BLOCK`` deals and
     then in block order, so the totals do not depend on the threads. No result rows
@@ -310,7 +308,7 @@ def equity_sums(game, t, rules, params, idata, fdata, start, seed, first, count,
     n = int(start[B.players])
     sums = np.zeros(((count + BLOCK - 1) // BLOCK, SUM_FIRST + len(SUM_SEAT_FIELDS) * n), np.float64)
     _sums_runner()(game_play(game), t, rules, params, idata, fdata, start, int(seed), int(first), int(count),
-                   int(forced), float(carried_in), float(ante), int(width), sums)
+                   float(carried_in), float(ante), int(width), sums)
     return sums.sum(axis=0)
 
 
