@@ -127,6 +127,24 @@ def rank_multisets(max_cards=MAX_HASHED_CARDS):
     return np.array(out, dtype=np.int64)
 
 
+@njit(cache=True, inline="always")
+def _rank_sets_of(counts):
+    """The 13-bit sets of the ranks a multiset (13 counts) holds at least once,
+    twice, three and four times."""
+    r1 = r2 = r3 = r4 = 0
+    for r in range(13):
+        c = counts[r]
+        if c >= 1:
+            r1 |= 1 << r
+        if c >= 2:
+            r2 |= 1 << r
+        if c >= 3:
+            r3 |= 1 << r
+        if c >= 4:
+            r4 |= 1 << r
+    return r1, r2, r3, r4
+
+
 @njit(cache=True)
 def _rank_values(multisets, multipliers):
     n = multisets.shape[0]
@@ -134,20 +152,11 @@ def _rank_values(multisets, multipliers):
     high = np.zeros(n, np.uint32)
     low = np.zeros(n, np.uint32)
     for i in range(n):
-        r1 = r2 = r3 = r4 = 0
         key = 0
         for r in range(13):
-            c = multisets[i, r]
-            key += c * np.int64(multipliers[r])
-            if c >= 1:
-                r1 |= 1 << r
-            if c >= 2:
-                r2 |= 1 << r
-            if c >= 3:
-                r3 |= 1 << r
-            if c >= 4:
-                r4 |= 1 << r
+            key += multisets[i, r] * np.int64(multipliers[r])
         keys[i] = key
+        r1, r2, r3, r4 = _rank_sets_of(multisets[i])
         if r1:
             high[i] = high_from_rank_sets(r1, r2, r3, r4)
         low[i] = low_from_rank_sets(r1, r2, r3, r4)
@@ -183,10 +192,7 @@ def _one_more_rows(multisets, keys, multipliers, offsets, high_table, longest_ru
     row at ``slots[i]``; ``multisets`` are those of up to ``ONE_MORE_CARDS`` cards."""
     rows = np.zeros((size, ONE_MORE_WIDTH), np.uint16)
     for i in range(multisets.shape[0]):
-        ranks = 0
-        for r in range(13):
-            if multisets[i, r]:
-                ranks |= 1 << r
+        ranks = _rank_sets_of(multisets[i])[0]
         k = keys[i]
         row = rows[slots[i]]
         row[ONE_MORE_OWN] = _one_more_entry(high_table[(k & ROW_MASK) + offsets[k >> ROW_SHIFT]], ranks, longest_run)
@@ -204,11 +210,7 @@ def _short_entries(multisets, high, longest_run, slots, size):
     high strength ``high[i]``, at ``slots[i]``."""
     entries = np.zeros(size, np.uint16)
     for i in range(multisets.shape[0]):
-        ranks = 0
-        for r in range(13):
-            if multisets[i, r]:
-                ranks |= 1 << r
-        entries[slots[i]] = _one_more_entry(high[i], ranks, longest_run)
+        entries[slots[i]] = _one_more_entry(high[i], _rank_sets_of(multisets[i])[0], longest_run)
     return entries
 
 
