@@ -121,21 +121,32 @@ def play(game, t, rules, params, idata, fdata, st, stream, trace, scratch, out, 
     game_play(game)(t, rules, params, idata, fdata, st, stream, trace, scratch, out, stop, forced)
 
 
+@njit(cache=True, inline="always")
+def _block_arrays(start, rules, params, idata, fdata, width):
+    """A thread's private arrays for a block of deals (see ``play_batch``): a table
+    state, a stream, scratch, a result row of ``width``, an empty trace, and its
+    own copies of the inputs."""
+    return (np.empty_like(start), np.zeros(2, np.uint64), np.zeros(SCRATCH, np.int64), np.zeros(width, np.float64),
+            np.zeros((0, TRACE_WIDTH), np.int64), rules.copy(), params.copy(), idata.copy(), fdata.copy())
+
+
+@njit(cache=True, inline="always")
+def _start_deal(st, start, stream, seed, deal, rotate_dealer):
+    """Deal ``deal`` of a batch: ``st`` a copy of ``start`` (its dealer ``deal %
+    players`` with ``rotate_dealer``), ``stream`` keyed for it."""
+    copy_state(st, start)
+    if rotate_dealer:
+        st[B.dealer] = deal % start[B.players]
+    seed_stream(stream, seed, deal)
+
+
 def _run_batch(play, t, rules, params, idata, fdata, start, seed, first, count, rotate_dealer, forced, out):
-    n = start[B.players]
     n_blocks = (count + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
-        st = np.empty_like(start)
-        stream = np.zeros(2, np.uint64)
-        scratch = np.zeros(SCRATCH, np.int64)
-        no_trace = np.zeros((0, TRACE_WIDTH), np.int64)
-        my_rules, my_params, my_idata, my_fdata = rules.copy(), params.copy(), idata.copy(), fdata.copy()
+        st, stream, scratch, _, no_trace, my_rules, my_params, my_idata, my_fdata = _block_arrays(
+            start, rules, params, idata, fdata, 0)
         for i in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            deal = first + i
-            copy_state(st, start)
-            if rotate_dealer:
-                st[B.dealer] = deal % n
-            seed_stream(stream, seed, deal)
+            _start_deal(st, start, stream, seed, first + i, rotate_dealer)
             play(t, my_rules, my_params, my_idata, my_fdata, st, stream, no_trace, scratch, out[i],
                  np.int64(-1), forced)
 
@@ -156,22 +167,14 @@ def _lists_all(actions, k, required):
 
 def _run_checked_batch(play, decide, t, rules, params, idata, fdata, start, seed, first, count, rotate_dealer,
                        forced, required, out, illegal):
-    n = start[B.players]
     n_blocks = (count + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
-        st = np.empty_like(start)
-        stream = np.zeros(2, np.uint64)
-        scratch = np.zeros(SCRATCH, np.int64)
+        st, stream, scratch, _, no_trace, my_rules, my_params, my_idata, my_fdata = _block_arrays(
+            start, rules, params, idata, fdata, 0)
         decide_scratch = np.zeros(SCRATCH, np.int64)
         actions = np.zeros(MAX_ACTIONS, np.int64)
-        no_trace = np.zeros((0, TRACE_WIDTH), np.int64)
-        my_rules, my_params, my_idata, my_fdata = rules.copy(), params.copy(), idata.copy(), fdata.copy()
         for i in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            deal = first + i
-            copy_state(st, start)
-            if rotate_dealer:
-                st[B.dealer] = deal % n
-            seed_stream(stream, seed, deal)
+            _start_deal(st, start, stream, seed, first + i, rotate_dealer)
             # Up to the deal's first decision, then on with the forced action if that
             # decision lists every required action (a deal with no decision plays out).
             play(t, my_rules, my_params, my_idata, my_fdata, st, stream, no_trace, scratch, out[i],
@@ -179,7 +182,7 @@ def _run_checked_batch(play, decide, t, rules, params, idata, fdata, start, seed
             kind, _, k = decide(t, my_rules, my_params, my_idata, my_fdata, st, decide_scratch, actions)
             if kind != DK_NONE:
                 if not _lists_all(actions, k, required):
-                    illegal[b] = deal
+                    illegal[b] = first + i
                     break
                 play(t, my_rules, my_params, my_idata, my_fdata, st, stream, no_trace, scratch, out[i],
                      np.int64(-1), forced)
@@ -236,15 +239,6 @@ def play_batch(game, t, rules, params, idata, fdata, start, seed, first, count, 
 SUM_KEPT, SUM_REJECTED, SUM_VOID = 0, 1, 2
 SUM_SEAT_FIELDS = ("share", "share_sq", "net", "net_sq", "high", "low", "scoop")
 SUM_FIRST = 3
-
-
-@njit(cache=True, inline="always")
-def _block_arrays(start, rules, params, idata, fdata, width):
-    """A thread's private arrays for a block of deals (see ``play_batch``): a table
-    state, a stream, scratch, a result row of ``width``, an empty trace, and its
-    own copies of the inputs."""
-    return (np.empty_like(start), np.zeros(2, np.uint64), np.zeros(SCRATCH, np.int64), np.zeros(width, np.float64),
-            np.zeros((0, TRACE_WIDTH), np.int64), rules.copy(), params.copy(), idata.copy(), fdata.copy())
 
 
 def _run_sums(play, t, rules, params, idata, fdata, start, seed, first, count, carried_in, ante, width, sums):
