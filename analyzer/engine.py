@@ -273,8 +273,8 @@ def play_batch(inp: Inputs, start, seed, first, count, rotate_dealer=True, force
     """Result rows of deals ``first .. first + count - 1`` from copies of ``start``;
     ``forced`` >= 0 is the action of each deal's first decision, which must be one of
     its legal actions in every deal (checked as ``play_state`` checks one: once when
-    every deal reaches the same decision, else in each deal, as from a table where
-    the deciding seat's cards are dealt at random)."""
+    every deal reaches the same decision, else in each deal, as where cards are dealt
+    before the decision and the deciding seat's may differ)."""
     seed, first, count = _check_batch(inp, start, seed, first, count)
     forced, rotate_dealer = _check_action_code(forced), flag(rotate_dealer, "rotate_dealer")
     return _batch(inp, start, seed, first, count, rotate_dealer, forced, [forced])
