@@ -158,7 +158,7 @@ def test_a_forced_batch_plays_each_deal_as_play_state_forces_it(name):
         np.testing.assert_array_equal(rows, _forced_rows(inp, start, 7, range(12), a))
 
 
-def test_forced_batches_play_the_same_deals_as_play_batch_for_each_action():
+def test_forced_batches_play_each_action_as_play_state_forces_it_on_the_same_deals():
     inp = _inputs("selection_rejection", n=4)
     start = new_state(inp, dealer=1)
     got = list(forced_batches(inp, start, 3, 5, 20, [C.TAKE, C.REFUSE], rotate_dealer=False))
