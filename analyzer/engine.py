@@ -199,14 +199,20 @@ def _check_batch(inp: Inputs, start, seed, first, count):
     return seed, first, count
 
 
-def _check_forced(inp: Inputs, start, seed, deal, rotate_dealer, required, why=""):
-    """Raise, naming the seat, the decision and its legal actions, when an action of
-    ``required`` is not one of deal ``deal``'s first decision (as ``play_state``
-    checks one)."""
-    st = start.copy()
+def _at_first_decision(inp: Inputs, start, seed, deal, rotate_dealer):
+    """``(state, stream)`` of deal ``deal`` of a batch from ``start``, played to its
+    first decision (or its end)."""
+    st, stream = start.copy(), new_stream(seed, deal)
     if rotate_dealer:
         st[C.B.dealer] = deal % inp.players
-    _play(inp, st, new_stream(seed, deal), int(st[C.B.decisions]), -1, False, None)
+    _play(inp, st, stream, int(st[C.B.decisions]), -1, False, None)
+    return st, stream
+
+
+def _refuse_missing(inp: Inputs, st, deal, required, why=""):
+    """Raise, naming the seat, the decision and its legal actions, when an action of
+    ``required`` is not one of the decision ``st`` (deal ``deal``'s first) stands at,
+    as ``play_state`` checks one."""
     kind, seat, actions = decision(inp, st)
     missing = [a for a in required if a not in actions]
     if kind != "none" and missing:
@@ -215,27 +221,21 @@ def _check_forced(inp: Inputs, start, seed, deal, rotate_dealer, required, why="
                           f"legal: {shown}{why}")
 
 
-def _first_decision_dealers(inp: Inputs, start, seed, first, count, rotate_dealer):
-    """The deals to check a forced action in, one for each dealer the batch deals
-    with, when every deal with that dealer reaches the same first decision: two of
-    them reach it drawing no random word, in the same state. ``None`` when they do
-    not (the deciding seat's cards, or the cards before the decision, are dealt at
-    random), and each deal needs its own check."""
-    reps = []
+def _first_decisions(inp: Inputs, start, seed, first, count, rotate_dealer):
+    """``{deal: state at its first decision}`` for one deal of each dealer the batch
+    deals with, when every deal with that dealer reaches the same first decision:
+    two of them reach it drawing no random word, in the same state. ``None`` when
+    they do not (cards are dealt before the decision), and each deal needs its own
+    check."""
+    reached = {}
     for deal in range(first, first + min(count, inp.players if rotate_dealer else 1)):
-        reached = []
-        for d in (deal, deal + inp.players if deal < 2**62 else deal - inp.players):  # a deal with the same dealer
-            st, stream = start.copy(), new_stream(seed, d)
-            if rotate_dealer:
-                st[C.B.dealer] = d % inp.players
-            _play(inp, st, stream, int(st[C.B.decisions]), -1, False, None)
-            if stream[1] != 0:
-                return None
-            reached.append(st)
-        if not np.array_equal(*reached):
+        other = deal + inp.players if deal < 2**62 else deal - inp.players  # a deal with the same dealer
+        (st, stream), (st_other, stream_other) = (_at_first_decision(inp, start, seed, d, rotate_dealer)
+                                                  for d in (deal, other))
+        if stream[1] != 0 or stream_other[1] != 0 or not np.array_equal(st, st_other):
             return None
-        reps.append(deal)
-    return reps
+        reached[deal] = st
+    return reached
 
 
 def _check_action_code(forced):
@@ -250,10 +250,10 @@ def _batch(inp: Inputs, start, seed, first, count, rotate_dealer, forced, requir
     to list every action of ``required`` (None: not checked)."""
     checked = required is not None and forced >= 0
     if checked:
-        reps = _first_decision_dealers(inp, start, seed, first, count, rotate_dealer)
-        if reps is not None:  # every deal reaches one of these decisions: check them alone
-            for deal in reps:
-                _check_forced(inp, start, seed, deal, rotate_dealer, required)
+        reached = _first_decisions(inp, start, seed, first, count, rotate_dealer)
+        if reached is not None:  # every deal reaches one of these decisions: check them alone
+            for deal, st in reached.items():
+                _refuse_missing(inp, st, deal, required)
             checked = False
     _load(inp, batch="checked" if checked else True)
     out = np.zeros((count, inp.result_layout.size), np.float64)
@@ -262,9 +262,9 @@ def _batch(inp: Inputs, start, seed, first, count, rotate_dealer, forced, requir
                            required=np.array(required, np.int64) if checked else None)
     if illegal >= 0:
         why = "" if illegal == first else (
-            " (the deals before it could take it: from a table where the deciding seat's cards are still to be dealt, "
-            "each deal's first decision has legal actions of its own)")
-        _check_forced(inp, start, seed, illegal, rotate_dealer, required, why)
+            " (the deals before it could take it: where cards are dealt before the decision, each deal's first "
+            "decision has legal actions of its own)")
+        _refuse_missing(inp, _at_first_decision(inp, start, seed, illegal, rotate_dealer)[0], illegal, required, why)
         raise AssertionError(f"deal {illegal}'s first decision lists every action it was found to lack")
     return out
 

@@ -8,7 +8,7 @@ import pytest
 
 from analyzer.engine import (
     Inputs,
-    _first_decision_dealers,
+    _first_decisions,
     decision,
     forced_batches,
     new_state,
@@ -146,8 +146,8 @@ def test_a_forced_batch_plays_each_deal_as_play_state_forces_it(name):
     stopped = fresh.copy()
     full = play_state(inp, stopped.copy(), new_stream(5, 0))
     play_state(inp, stopped, new_stream(5, 0), stop=int(full.state[C.B.decisions]) // 2)
-    assert _first_decision_dealers(inp, stopped, 7, 0, 12, False) == [0]
-    assert _first_decision_dealers(inp, fresh, 7, 0, 12, False) is None
+    assert list(_first_decisions(inp, stopped, 7, 0, 12, False)) == [0]
+    assert _first_decisions(inp, fresh, 7, 0, 12, False) is None
     actions = _first_decision(inp, stopped, 7, 0)[2]
     common = set.intersection(*(set(_first_decision(inp, fresh, 7, d)[2]) for d in range(12)))
     cases = [(stopped, a) for a in {actions[0], actions[len(actions) // 2], actions[-1]}]
