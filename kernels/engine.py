@@ -249,9 +249,8 @@ def _run_sums(play, t, rules, params, idata, fdata, start, seed, first, count, c
             start, rules, params, idata, fdata, width)
         acc = sums[b]
         for i in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            copy_state(st, start)
+            _start_deal(st, start, stream, seed, first + i, False)
             row[:] = 0.0
-            seed_stream(stream, seed, first + i)
             play(t, my_rules, my_params, my_idata, my_fdata, st, stream, no_trace, scratch, row, np.int64(-1),
                  np.int64(-1))
             carry = row[O.carry]
@@ -362,12 +361,8 @@ def _run_totals(play, t, rules, params, idata, fdata, start, seed, first, count,
             start, rules, params, idata, fdata, width)
         acc = totals[b]
         for i in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            deal = first + i
-            copy_state(st, start)
-            if rotate_dealer:
-                st[B.dealer] = deal % n
+            _start_deal(st, start, stream, seed, first + i, rotate_dealer)
             row[:] = 0.0
-            seed_stream(stream, seed, deal)
             play(t, my_rules, my_params, my_idata, my_fdata, st, stream, no_trace, scratch, row, np.int64(-1),
                  np.int64(-1))
             pot = np.int64(0)
