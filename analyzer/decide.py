@@ -40,6 +40,7 @@ from .table import Table
 from .text import fit_columns, wrap_line
 
 FIRST_CHUNK = 2_000
+FORCED_VALUES = 2**24  # result values a query's forced batches hold at once (128 MB of float64)
 PROBES = 8  # streams tried to check that the decision does not depend on unseen cards
 
 
@@ -215,6 +216,18 @@ def _the_decision(inp, st, seed, me, game_data=False):
     return kind, list(actions)
 
 
+def _forced_pieces(inp, st, seed, first, count, actions):
+    """``(lo, hi, j, rows)``: deals ``first + lo .. first + hi - 1`` played forcing
+    ``actions[j]`` (``forced_batches``), in pieces whose rows for every action fit in
+    ``FORCED_VALUES``: a piece plays all its actions at once."""
+    step = max(1, FORCED_VALUES // (len(actions) * inp.result_layout.size))
+    for lo in range(0, count, step):
+        hi = min(count, lo + step)
+        for j, (_, rows) in enumerate(forced_batches(inp, st, seed, first + lo, hi - lo, actions,
+                                                     rotate_dealer=False)):
+            yield lo, hi, j, rows
+
+
 def decide(table: Table, policies=None, rules=None, precision=None, max_deals=200_000, seed=0, threads=None,
            progress=None, condition=False, measure=None) -> DecisionResult:
     """Every legal action of my decision at ``table`` (see the module docstring).
@@ -246,11 +259,10 @@ def decide(table: Table, policies=None, rules=None, precision=None, max_deals=20
             while played < max_deals:
                 count = min(chunk, max_deals - played)
                 nets = np.empty((count, k))
-                kept = None
-                for j, (_, rows) in enumerate(forced_batches(inp, st, seed, played, count, actions,
-                                                              rotate_dealer=False)):
-                    kept = counted(v, rows)  # the same deals for every action: the check precedes the decision
-                    nets[:, j] = (res.view(rows, "payout")[:, me] - res.view(rows, "paid")[:, me]) / ante
+                kept = np.empty(count, bool)
+                for lo, hi, j, rows in _forced_pieces(inp, st, seed, played, count, actions):
+                    kept[lo:hi] = counted(v, rows)  # the same deals for every action: the check precedes the decision
+                    nets[lo:hi, j] = (res.view(rows, "payout")[:, me] - res.view(rows, "paid")[:, me]) / ante
                 nets = nets[kept]
                 total += nets.sum(axis=0)
                 cross += nets.T @ nets
@@ -356,9 +368,8 @@ def selection_decide(table: Table, policies=None, rules=None, precision=None, ma
             while deals < max_deals:
                 count = min(chunk, max_deals - deals)
                 values = np.empty((count, k))
-                for j, (_, rows) in enumerate(forced_batches(q.inputs, q.state, seed, deals, count, actions,
-                                                              rotate_dealer=False)):
-                    values[:, j] = selection_values(q, rows)[column][:, me]
+                for lo, hi, j, rows in _forced_pieces(q.inputs, q.state, seed, deals, count, actions):
+                    values[lo:hi, j] = selection_values(q, rows)[column][:, me]
                 total += values.sum(axis=0)
                 cross += values.T @ values
                 deals += count

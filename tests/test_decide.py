@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from analyzer import decide as D
 from analyzer.cli import main
 from analyzer.decide import decide
 from analyzer.engine import play_batch
@@ -50,6 +51,19 @@ def test_the_edge_comes_from_paired_deals_and_matches_playing_each_action_alone(
     # Common random numbers: the same unknown cards after either action, so the paired
     # error is well below the two errors together.
     assert r.edge_se < 0.9 * np.hypot(*r.actions.ev_se)
+
+
+def test_a_query_whose_batches_are_played_in_pieces_gives_the_same_answer(monkeypatch):
+    """The deals of a batch are played in pieces whose rows fit ``FORCED_VALUES``:
+    pieces of 8 deals give the answer of one piece a batch, to the bit."""
+    table = load_table(EXAMPLE)
+    whole = decide(table, seed=2, max_deals=3000)
+    monkeypatch.setattr(D, "FORCED_VALUES", 8 * 2 * get_variant("sr").result.size)
+    pieces = decide(table, seed=2, max_deals=3000)
+    assert pieces.meta["deals"] == whole.meta["deals"] == 3000
+    assert pieces.actions.ev.tolist() == whole.actions.ev.tolist()
+    assert pieces.actions.ev_se.tolist() == whole.actions.ev_se.tolist()
+    assert (pieces.edge, pieces.edge_se) == (whole.edge, whole.edge_se)
 
 
 def test_declaring_low_with_no_low_is_worse_than_declaring_high():
