@@ -57,8 +57,8 @@ def _load(inp: Inputs, batch=False):
     (saying so on a terminal: it takes a minute or more): those a fresh state needs
     (``batch`` "state"), those of single deals (False), of batches (True), of
     equity sums ("sums"), of simulation totals ("totals") or of batches that check
-    a forced action in each deal ("checked"). Only what is used:
-    each load is some milliseconds of a query's start-up."""
+    forced actions in each deal ("actions"). Only what is used: each load is some
+    milliseconds of a query's start-up."""
     key = (inp.game, batch)
     if key in _LOADED:
         return
@@ -73,8 +73,8 @@ def _load(inp: Inputs, batch=False):
             E._sums_runner()
         elif batch == "totals":
             E._totals_runner()
-        elif batch == "checked":
-            E._checked_batch_runner()
+        elif batch == "actions":
+            E._actions_batch_runner()
             E.game_decision(inp.game)
         elif batch:
             E._batch_runner()
@@ -238,6 +238,18 @@ def _first_decisions(inp: Inputs, start, seed, first, count, rotate_dealer):
     return reached
 
 
+def _each_deal_needs_check(inp: Inputs, start, seed, first, count, rotate_dealer, required):
+    """Whether a batch forcing ``required`` must check each deal's first decision:
+    False when every deal reaches one of a few decisions (``_first_decisions``), which
+    are checked here (a refusal names the first deal)."""
+    reached = _first_decisions(inp, start, seed, first, count, rotate_dealer)
+    if reached is None:
+        return True
+    for deal, st in reached.items():
+        _refuse_missing(inp, st, deal, required)
+    return False
+
+
 def _check_action_code(forced):
     forced = whole(forced, "forced")
     if forced >= 2**63:  # an int64 in the kernels (Anaconda's pass codes use the high bits)
@@ -245,28 +257,28 @@ def _check_action_code(forced):
     return max(forced, -1)
 
 
-def _batch(inp: Inputs, start, seed, first, count, rotate_dealer, forced, required):
+def _batch(inp: Inputs, start, seed, first, count, rotate_dealer, forced):
     """``play_batch``'s rows (arguments checked), each deal's first decision checked
-    to list every action of ``required`` (None: not checked)."""
-    checked = required is not None and forced >= 0
-    if checked:
-        reached = _first_decisions(inp, start, seed, first, count, rotate_dealer)
-        if reached is not None:  # every deal reaches one of these decisions: check them alone
-            for deal, st in reached.items():
-                _refuse_missing(inp, st, deal, required)
-            checked = False
-    _load(inp, batch="checked" if checked else True)
+    to list ``forced`` (when >= 0)."""
+    checked = forced >= 0 and _each_deal_needs_check(inp, start, seed, first, count, rotate_dealer, [forced])
+    _load(inp, batch="actions" if checked else True)
     out = np.zeros((count, inp.result_layout.size), np.float64)
     illegal = E.play_batch(inp.game, _tables(), inp.rules, inp.params, inp.idata, inp.fdata, start, seed, first,
-                           count, rotate_dealer, out, forced=forced,
-                           required=np.array(required, np.int64) if checked else None)
-    if illegal >= 0:
-        why = "" if illegal == first else (
-            " (the deals before it could take it: where cards are dealt before the decision, each deal's first "
-            "decision has legal actions of its own)")
-        _refuse_missing(inp, _at_first_decision(inp, start, seed, illegal, rotate_dealer)[0], illegal, required, why)
-        raise AssertionError(f"deal {illegal}'s first decision lists every action it was found to lack")
+                           count, rotate_dealer, out, forced=forced, check=checked)
+    _refuse_illegal(inp, start, seed, first, rotate_dealer, illegal, [forced])
     return out
+
+
+def _refuse_illegal(inp: Inputs, start, seed, first, rotate_dealer, illegal, required):
+    """Raise for deal ``illegal`` of a checked batch (none when -1), whose first
+    decision does not list every action of ``required``."""
+    if illegal < 0:
+        return
+    why = "" if illegal == first else (
+        " (the deals before it could take it: where cards are dealt before the decision, each deal's first "
+        "decision has legal actions of its own)")
+    _refuse_missing(inp, _at_first_decision(inp, start, seed, illegal, rotate_dealer)[0], illegal, required, why)
+    raise AssertionError(f"deal {illegal}'s first decision lists every action it was found to lack")
 
 
 def play_batch(inp: Inputs, start, seed, first, count, rotate_dealer=True, forced=-1) -> np.ndarray:
@@ -277,21 +289,29 @@ def play_batch(inp: Inputs, start, seed, first, count, rotate_dealer=True, force
     before the decision and the deciding seat's may differ)."""
     seed, first, count = _check_batch(inp, start, seed, first, count)
     forced, rotate_dealer = _check_action_code(forced), flag(rotate_dealer, "rotate_dealer")
-    return _batch(inp, start, seed, first, count, rotate_dealer, forced, [forced])
+    return _batch(inp, start, seed, first, count, rotate_dealer, forced)
 
 
 def forced_batches(inp: Inputs, start, seed, first, count, actions, rotate_dealer=True):
     """``(action, rows)`` for each of ``actions`` in turn: ``play_batch`` of the same
-    deals with that action forced. The first batch checks, in each deal, that the
-    first decision lists every one of them; the others need no check of their own
-    (a decision query's batches: each deal's list and the check are paid once)."""
+    deals with that action forced, each deal's first decision checked to list every
+    one of them. The rows of all the actions are played together when the first is
+    asked for (``kernels.engine.play_actions``: each deal to its decision once, then
+    on from a copy with each action), so they take ``len(actions)`` batches' memory."""
     seed, first, count = _check_batch(inp, start, seed, first, count)
     actions = [_check_action_code(a) for a in actions]
     rotate_dealer = flag(rotate_dealer, "rotate_dealer")
     if any(a < 0 for a in actions):
         raise WantitError("forced_batches forces an action in every batch: each must be an action code, not -1")
-    for j, a in enumerate(actions):
-        yield a, _batch(inp, start, seed, first, count, rotate_dealer, a, actions if j == 0 else None)
+    if not actions:
+        return
+    checked = _each_deal_needs_check(inp, start, seed, first, count, rotate_dealer, actions)
+    _load(inp, batch="actions")
+    out = np.zeros((len(actions), count, inp.result_layout.size), np.float64)
+    illegal = E.play_actions(inp.game, _tables(), inp.rules, inp.params, inp.idata, inp.fdata, start, seed, first,
+                             count, rotate_dealer, np.array(actions, np.int64), checked, out)
+    _refuse_illegal(inp, start, seed, first, rotate_dealer, illegal, actions)
+    yield from zip(actions, out)
 
 
 def simulation_totals(inp: Inputs, start, seed, first, count, rotate_dealer=True, has_low=True) -> np.ndarray:

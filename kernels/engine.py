@@ -36,7 +36,7 @@ from functools import lru_cache
 import numpy as np
 from numba import njit, prange, types
 
-from .games.common import BASE_STATE, DK_NONE, EXHAUSTED, MAX_ACTIONS, REJECTED, TRACE_WIDTH, UNITS, O
+from .games.common import BASE_STATE, DK_NONE, EXHAUSTED, MAX_ACTIONS, PH_DONE, REJECTED, TRACE_WIDTH, UNITS, O
 from .ranking import CAT_SHIFT, N_CATEGORIES, NATURAL_ROYAL, SLOT_CATEGORY
 from .rng import seed_stream
 from .showdown import DECLARE_BOTH
@@ -82,9 +82,9 @@ BATCH_SIG = types.void(types.FunctionType(PLAY_SIG), TABLES, _F64, types.float64
                        types.int64, types.int64, types.int64, types.boolean, types.int64, types.float64[:, ::1])
 # decision(t, rules, params, idata, fdata, st, scratch, actions) -> (kind, seat, count)
 DECISION_SIG = types.UniTuple(types.int64, 3)(TABLES, _F64, types.float64[:, ::1], _I64, _F64, _I64, _I64, _I64)
-CHECKED_BATCH_SIG = types.void(types.FunctionType(PLAY_SIG), types.FunctionType(DECISION_SIG), TABLES, _F64,
+ACTIONS_BATCH_SIG = types.void(types.FunctionType(PLAY_SIG), types.FunctionType(DECISION_SIG), TABLES, _F64,
                                types.float64[:, ::1], _I64, _F64, _I64, types.int64, types.int64, types.int64,
-                               types.boolean, types.int64, _I64, types.float64[:, ::1], _I64)
+                               types.boolean, _I64, types.boolean, types.float64[:, :, ::1], _I64)
 # Games whose play (and everything it calls) allocates nothing and returns no new
 # array, so it can run without numba's reference counting (see ``game_play``).
 COUNT_FREE = (True, True, True, True, True)
@@ -165,27 +165,44 @@ def _lists_all(actions, k, required):
     return True
 
 
-def _run_checked_batch(play, decide, t, rules, params, idata, fdata, start, seed, first, count, rotate_dealer,
-                       forced, required, out, illegal):
+def _run_actions_batch(play, decide, t, rules, params, idata, fdata, start, seed, first, count, rotate_dealer,
+                       actions, check, out, illegal):
+    k = actions.shape[0]
     n_blocks = (count + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
-        st, stream, scratch, _, no_trace, my_rules, my_params, my_idata, my_fdata = _block_arrays(
-            start, rules, params, idata, fdata, 0)
+        st, stream, scratch, row, no_trace, my_rules, my_params, my_idata, my_fdata = _block_arrays(
+            start, rules, params, idata, fdata, out.shape[2])
+        at_decision, stream_at_decision = np.empty_like(start), np.zeros(2, np.uint64)
         decide_scratch = np.zeros(SCRATCH, np.int64)
-        actions = np.zeros(MAX_ACTIONS, np.int64)
+        listed = np.zeros(MAX_ACTIONS, np.int64)
         for i in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
             _start_deal(st, start, stream, seed, first + i, rotate_dealer)
-            # Up to the deal's first decision, then on with the forced action if that
-            # decision lists every required action (a deal with no decision plays out).
-            play(t, my_rules, my_params, my_idata, my_fdata, st, stream, no_trace, scratch, out[i],
-                 st[B.decisions], np.int64(-1))
-            kind, _, k = decide(t, my_rules, my_params, my_idata, my_fdata, st, decide_scratch, actions)
-            if kind != DK_NONE:
-                if not _lists_all(actions, k, required):
+            row[:] = 0.0
+            # Up to the deal's first decision, once; then on from a copy of that point
+            # with each action in turn (a deal with no decision has played out).
+            play(t, my_rules, my_params, my_idata, my_fdata, st, stream, no_trace, scratch, row, st[B.decisions],
+                 np.int64(-1))
+            over = st[B.phase] == PH_DONE
+            if check and not over:
+                kind, _, n_listed = decide(t, my_rules, my_params, my_idata, my_fdata, st, decide_scratch, listed)
+                over = kind == DK_NONE
+                if not over and not _lists_all(listed, n_listed, actions):
                     illegal[b] = first + i
                     break
-                play(t, my_rules, my_params, my_idata, my_fdata, st, stream, no_trace, scratch, out[i],
-                     np.int64(-1), forced)
+            if over:
+                for j in range(k):
+                    out[j, i, :] = row
+                continue
+            if k > 1:
+                copy_state(at_decision, st)
+                stream_at_decision[0], stream_at_decision[1] = stream[0], stream[1]
+            for j in range(k):
+                if j > 0:
+                    copy_state(st, at_decision)
+                    stream[0], stream[1] = stream_at_decision[0], stream_at_decision[1]
+                out[j, i, :] = row
+                play(t, my_rules, my_params, my_idata, my_fdata, st, stream, no_trace, scratch, out[j, i],
+                     np.int64(-1), actions[j])
 
 
 @lru_cache(maxsize=None)
@@ -194,8 +211,8 @@ def _batch_runner():
 
 
 @lru_cache(maxsize=None)
-def _checked_batch_runner():
-    return njit(CHECKED_BATCH_SIG, cache=True, parallel=True)(_run_checked_batch)
+def _actions_batch_runner():
+    return njit(ACTIONS_BATCH_SIG, cache=True, parallel=True)(_run_actions_batch)
 
 
 @lru_cache(maxsize=None)
@@ -206,7 +223,7 @@ def game_decision(game):
 
 
 def play_batch(game, t, rules, params, idata, fdata, start, seed, first, count, rotate_dealer, out, forced=-1,
-               required=None):
+               check=False):
     """Deals ``first .. first + count - 1``, each from a copy of the table state
     ``start`` on the random stream ``(seed, deal)``; result row ``i`` of ``out`` for
     deal ``first + i``. With ``rotate_dealer`` the dealer is ``deal % players``,
@@ -215,19 +232,35 @@ def play_batch(game, t, rules, params, idata, fdata, start, seed, first, count, 
     arrays on every call, and threads updating one count slow each other down):
     nothing is allocated per deal.
 
-    ``forced`` >= 0: the action of every deal's first decision. Given ``required``
-    (int64 actions, ``forced`` among them), each deal plays to that decision and
-    lists its legal actions first, and the first deal of a block whose list lacks
-    one of ``required`` is not played on. Without it ``forced`` is applied as it is,
-    for a caller that knows every deal can take it: an action a deal cannot take may
-    corrupt its state. Returns the first deal that could not, or -1."""
-    if forced < 0 or required is None:
-        _batch_runner()(game_play(game), t, rules, params, idata, fdata, start, int(seed), int(first), int(count),
-                        bool(rotate_dealer), int(forced), out)
-        return -1
+    ``forced`` >= 0: the action of every deal's first decision. With ``check`` each
+    deal plays to that decision and lists its legal actions first (``play_actions``
+    of the one action), and the first deal of a block that cannot take it is not
+    played on. Without it ``forced`` is applied as it is, for a caller that knows
+    every deal can take it: an action a deal cannot take may corrupt its state.
+    Returns the first deal that could not, or -1."""
+    if forced >= 0 and check:
+        return play_actions(game, t, rules, params, idata, fdata, start, seed, first, count, rotate_dealer,
+                            np.array([forced], np.int64), True, out.reshape(1, count, out.shape[1]))
+    _batch_runner()(game_play(game), t, rules, params, idata, fdata, start, int(seed), int(first), int(count),
+                    bool(rotate_dealer), int(forced), out)
+    return -1
+
+
+def play_actions(game, t, rules, params, idata, fdata, start, seed, first, count, rotate_dealer, actions, check,
+                 out):
+    """``play_batch`` forcing each of ``actions`` (int64) in turn at every deal's first
+    decision, into ``out[j]`` for ``actions[j]`` (shape ``(len(actions), count, width)``):
+    each deal is played to that decision once, and on from a copy of it with each
+    action, so a decision query pays the deal's start (its unknown cards dealt, the
+    seats before mine played) once, not once an action. The rows are those of
+    ``play_batch`` forcing each action alone. With ``check`` each deal lists its
+    decision's legal actions first, and the first deal of a block whose list lacks one
+    of ``actions`` is not played on; without it the actions are applied as they are
+    (as ``play_batch`` without ``check``). Returns the first deal that could not take
+    them all, or -1."""
     illegal = np.full((count + BLOCK - 1) // BLOCK, -1, np.int64)
-    _checked_batch_runner()(game_play(game), game_decision(game), t, rules, params, idata, fdata, start, int(seed),
-                            int(first), int(count), bool(rotate_dealer), int(forced), required, out, illegal)
+    _actions_batch_runner()(game_play(game), game_decision(game), t, rules, params, idata, fdata, start, int(seed),
+                            int(first), int(count), bool(rotate_dealer), actions, bool(check), out, illegal)
     found = illegal[illegal >= 0]
     return int(found.min()) if found.size else -1
 

@@ -10,7 +10,8 @@ import pytest
 from analyzer import decide as D
 from analyzer.cli import main
 from analyzer.decide import decide
-from analyzer.engine import play_batch
+from analyzer.engine import forced_batches, new_stream, play_batch, play_state
+from analyzer.equity import setup
 from analyzer.errors import WantitError
 from analyzer.table import Table, load_table, table_state
 from analyzer.variants import get_variant
@@ -117,6 +118,30 @@ def test_decide_conditioned_on_the_choices_seen():
     r = decide(table, policies=policies, condition=True, max_deals=4000, seed=5)
     assert r.meta["kind"] == "offer" and r.meta["conditioned"]
     assert r.meta["effective_sample_size"] == r.meta["deals"] < r.meta["deals_played"]
+
+
+def test_forced_batches_of_a_conditioned_table_give_a_rejected_deal_its_unforced_row():
+    """Under --condition a deal whose unknown cards contradict the history ends before
+    my decision: every action's row of it is the deal's own; the others are
+    ``play_state`` forcing the action."""
+    table = Table("sr", players=4, dealer=3, me=2, hole={2: "Kh Kc"}, up={1: "As"},
+                  history="0 refuses As; 1 takes As")
+    policies = {"all": "heuristic", 0: "heuristic:take_threshold=0.9,draw_weight=0,deny_weight=0"}
+    v, _, inp, st, _, _, _ = setup(table, policies=policies, condition=True)
+    got = dict(forced_batches(inp, st, 5, 0, 30, [C.TAKE, C.REFUSE], rotate_dealer=False))
+    rejected = 0
+    for d in range(30):
+        played = play_state(inp, st.copy(), new_stream(5, d), stop=int(st[C.B.decisions]), trace=False)
+        if played.finished:
+            rejected += 1
+            assert played.result[v.result.offsets["carry"]] == C.REJECTED
+            for a in got:
+                np.testing.assert_array_equal(got[a][d], played.result)
+            continue
+        for a in got:
+            forced = play_state(inp, st.copy(), new_stream(5, d), forced=a, trace=False)
+            np.testing.assert_array_equal(got[a][d], forced.result)
+    assert 0 < rejected < 30
 
 
 def test_the_result_says_why_the_run_stopped(capsys):

@@ -140,7 +140,8 @@ def test_a_forced_batch_plays_each_deal_as_play_state_forces_it(name):
     forcing it: from a state stopped at a decision (every deal reaches the same one,
     checked once), and from a fresh deal (the deciding seat's cards dealt at random,
     checked in each deal: play to the decision, list its actions, play on) with the
-    actions every deal's first decision lists."""
+    actions every deal's first decision lists; and so do ``forced_batches``' rows of
+    the same actions together."""
     inp = _inputs(name)
     fresh = new_state(inp, dealer=0)
     stopped = fresh.copy()
@@ -156,6 +157,13 @@ def test_a_forced_batch_plays_each_deal_as_play_state_forces_it(name):
     for start, a in cases:
         rows = play_batch(inp, start, 7, 0, 12, rotate_dealer=False, forced=a)
         np.testing.assert_array_equal(rows, _forced_rows(inp, start, 7, range(12), a))
+    # forced_batches plays each deal to the decision once and every action from a copy.
+    for start in (stopped, fresh):
+        actions = [a for s, a in cases if s is start]
+        got = list(forced_batches(inp, start, 7, 0, 12, actions, rotate_dealer=False))
+        assert [a for a, _ in got] == actions
+        for a, rows in got:
+            np.testing.assert_array_equal(rows, _forced_rows(inp, start, 7, range(12), a))
 
 
 def test_forced_batches_play_each_action_as_play_state_forces_it_on_the_same_deals():
