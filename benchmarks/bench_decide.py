@@ -1,0 +1,144 @@
+"""Decision queries: wall time from the shell, and deal-actions per second of their batches.
+
+Run from the repository root:
+
+    python benchmarks/bench_decide.py                 # 20,000 deals per speed measurement
+    python benchmarks/bench_decide.py --quick         # 2,000
+    python benchmarks/bench_decide.py --save          # and write results/bench_decide.csv
+
+1. Each ``wantit decide`` command of the README's table and Selection sections (the
+   shipped example states), run as a fresh process from the shell with warm numba and
+   bytecode caches (a first untimed run fills them): the wall time a player waits for
+   the answer, start-up included (best of 3).
+2. Deal-actions per second on one thread of each example's decision batches:
+   ``analyzer.engine.forced_batches``, which plays each deal to the decision once and
+   on from a copy of that point with each action, against the same deals with each
+   action's batch played from the deal's start (``play_batch`` with ``forced``, as
+   decision queries played them before), in turns, and their ratio. The two must give
+   the same rows: the run stops with an error where they do not. ``play_batch`` checks
+   its action in each deal where cards are dealt before the decision, as the queries
+   did only in the first action's batch: for two actions the ratio is that much above
+   the old queries' (Selection/Rejection's check measured about 1.04x a batch).
+"""
+
+import argparse
+import datetime
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from _common import REPEATS, add_output_options, best_times, table_lines, write_results
+from analyzer.decide import _the_decision
+from analyzer.engine import forced_batches, play_batch
+from analyzer.equity import selection_query
+from analyzer.table import load_table, table_state
+from analyzer.variants import get_variant
+
+ROOT = Path(__file__).resolve().parents[1]
+SEED = 20241207
+COLUMNS = ["measure", "variant", "what", "actions", "deals", "seconds", "per_s", "ratio"]
+# The README's decide commands (the example states): (variant, extra arguments).
+QUERIES = [
+    ("selection_rejection", []),
+    ("do_ya", []),
+    ("anaconda", ["--max-deals", "4000"]),
+    ("train_wreck", ["--me", "2"]),
+    ("selection", ["--max-deals", "1000"]),
+]
+SELECTION_SHARE = 20  # Selection's games are many rounds and its keeps 120 actions: deals / 20
+
+
+def shell_command(args):
+    """Best of 3 wall seconds of ``wantit ARGS`` as a fresh process, after an untimed
+    run (warm numba and bytecode caches, as a player's machine has them)."""
+    command = [sys.executable, "-c", "from analyzer.console import main; main()", *args]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run(command, check=True, capture_output=True, cwd=ROOT, env=env)  # warm the caches
+
+    def run():
+        subprocess.run(command, check=True, capture_output=True, cwd=ROOT, env=env)
+    return best_times([run])[0]
+
+
+def shell_queries():
+    rows = []
+    for variant, extra in QUERIES:
+        path = ROOT / "examples" / f"{variant}.toml"
+        args = ["decide", variant, "--state", str(path.relative_to(ROOT)), *extra]
+        seconds = shell_command([*args, "--format", "json"])
+        rows.append({"measure": "wall", "variant": variant, "what": "wantit " + " ".join(args), "actions": "",
+                     "deals": "", "seconds": f"{seconds:.3f}", "per_s": "", "ratio": ""})
+    return rows
+
+
+def _query(variant, extra):
+    """``(inputs, state, actions)`` of an example's decision."""
+    table = load_table(ROOT / "examples" / f"{variant}.toml")
+    me = int(extra[extra.index("--me") + 1]) if "--me" in extra else table.me
+    if variant == "selection":
+        q = selection_query(table)
+        inp, st = q.inputs, q.state
+        _, actions = _the_decision(inp, st, SEED, q.me, game_data=True)
+    else:
+        inp = get_variant(variant).inputs(table.players)
+        st = table_state(inp, table)
+        _, actions = _the_decision(inp, st, SEED, me)
+    return inp, st, actions
+
+
+def speed(deals):
+    rows = []
+    previous = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        for variant, extra in QUERIES:
+            inp, st, actions = _query(variant, extra)
+            n = max(1, deals // SELECTION_SHARE) if variant == "selection" else deals
+            together = lambda count: [r for _, r in forced_batches(inp, st, SEED, 0, count, actions, False)]
+            apart = lambda count: [play_batch(inp, st, SEED, 0, count, False, forced=a) for a in actions]
+            for a, b in zip(together(50), apart(50)):  # compile and warm up, untimed; the same rows
+                if not np.array_equal(a, b):
+                    raise SystemExit(f"{variant}: forced_batches and play_batch gave different rows")
+            ours, theirs = best_times([lambda: together(n), lambda: apart(n)])
+            k = len(actions)
+            rows += [
+                {"measure": "speed", "variant": variant, "what": "forced_batches: to the decision once",
+                 "actions": k, "deals": n, "seconds": f"{ours:.3f}", "per_s": f"{n * k / ours:,.0f}",
+                 "ratio": f"{theirs / ours:.2f}"},
+                {"measure": "speed", "variant": variant, "what": "each action from the deal's start",
+                 "actions": k, "deals": n, "seconds": f"{theirs:.3f}", "per_s": f"{n * k / theirs:,.0f}",
+                 "ratio": "1.00"},
+            ]
+    finally:
+        numba.set_num_threads(previous)
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=20_000, help="deals per speed measurement (Selection: / 20)")
+    parser.add_argument("--quick", action="store_true", help="2,000 deals")
+    add_output_options(parser, "results/bench_decide.csv")
+    args = parser.parse_args()
+    if args.quick:
+        args.deals = 2_000
+    if args.deals < 1:
+        parser.error("--deals must be at least 1")
+    rows = shell_queries() + speed(args.deals)
+    print("\n".join(table_lines(COLUMNS, [[str(r[c]) for c in COLUMNS] for r in rows], text_columns=(0, 1, 2))))
+    print("\nper_s: deal-actions a second, one thread; ratio: the time of each action from the deal's start "
+          "over forced_batches'")
+    write_results(rows, args, COLUMNS, {
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "deals": args.deals, "seed": SEED, "repeats": REPEATS, "python": platform.python_version(),
+        "numba": numba.__version__, "cpu_count": numba.config.NUMBA_NUM_THREADS, "time": time.strftime("%H:%M:%S")})
+
+
+if __name__ == "__main__":
+    main()
