@@ -33,6 +33,21 @@ def best_times(runs, repeats=REPEATS):
     return best
 
 
+def shell_command(args):
+    """Best of ``REPEATS`` wall seconds of ``wantit ARGS`` as a fresh process from the
+    repository root, after an untimed run. Warm caches, as a player's machine has them:
+    numba's, and Python's bytecode (a sandbox may set PYTHONDONTWRITEBYTECODE, which
+    would compile every module of the package from source on every run)."""
+    import os
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    command = [sys.executable, "-c", "from analyzer.console import main; main()", *args]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run(command, check=True, capture_output=True, cwd=root, env=env)  # warm the caches
+    return best_time(lambda: subprocess.run(command, check=True, capture_output=True, cwd=root, env=env))
+
+
 def on_threads(threads, run):
     """``run`` on ``threads`` numba threads (a thread count per timing, for ``best_times``)."""
     import numba

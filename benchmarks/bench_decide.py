@@ -23,17 +23,14 @@ Run from the repository root:
 
 import argparse
 import datetime
-import os
 import platform
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import numba
 import numpy as np
 
-from _common import REPEATS, add_output_options, best_times, table_lines, write_results
+from _common import REPEATS, add_output_options, best_times, shell_command, table_lines, write_results
 from analyzer.decide import _the_decision
 from analyzer.engine import forced_batches, play_batch
 from analyzer.equity import selection_query
@@ -52,18 +49,6 @@ QUERIES = [
     ("selection", ["--max-deals", "1000"]),
 ]
 SELECTION_SHARE = 20  # Selection's games are many rounds and its keeps 120 actions: deals / 20
-
-
-def shell_command(args):
-    """Best of 3 wall seconds of ``wantit ARGS`` as a fresh process, after an untimed
-    run (warm numba and bytecode caches, as a player's machine has them)."""
-    command = [sys.executable, "-c", "from analyzer.console import main; main()", *args]
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    subprocess.run(command, check=True, capture_output=True, cwd=ROOT, env=env)  # warm the caches
-
-    def run():
-        subprocess.run(command, check=True, capture_output=True, cwd=ROOT, env=env)
-    return best_times([run])[0]
 
 
 def shell_queries():

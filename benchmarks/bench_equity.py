@@ -23,16 +23,13 @@ poker-equity's deals per second per thread. The speed issue: ``wantit hand`` and
 
 import argparse
 import datetime
-import os
 import platform
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import numba
 
-from _common import REPEATS, add_output_options, best_time, table_lines, write_results
+from _common import REPEATS, add_output_options, best_time, shell_command, table_lines, write_results
 from analyzer.engine import equity_sums
 from analyzer.table import Table, table_state
 from analyzer.variants import get_variant
@@ -45,17 +42,6 @@ WALL_TARGET_S = 1.0
 START_UP_TARGET_S = 0.5
 HAND = "As Ks Qs Js Ts 9s 2c"
 RATIO_TARGET = 2.0
-
-
-def shell_command(args):
-    """Best of 3 wall seconds of ``wantit ARGS`` as a fresh process, after an untimed
-    run. Warm caches, as a player's machine has them: numba's, and Python's bytecode
-    (a sandbox may set PYTHONDONTWRITEBYTECODE, which would compile every module of
-    the package from source on every run)."""
-    command = [sys.executable, "-c", "from analyzer.console import main; main()", *args]
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    subprocess.run(command, check=True, capture_output=True, cwd=ROOT, env=env)  # warm the caches
-    return best_time(lambda: subprocess.run(command, check=True, capture_output=True, cwd=ROOT, env=env))
 
 
 def shell_queries():
