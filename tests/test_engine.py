@@ -167,12 +167,19 @@ def test_a_forced_batch_plays_each_deal_as_play_state_forces_it(name):
 
 
 def test_forced_batches_play_each_action_as_play_state_forces_it_on_the_same_deals():
+    """With the start's dealer, and with the dealer turning a seat a deal (deal ``d``
+    dealt by seat ``d % players``)."""
     inp = _inputs("selection_rejection", n=4)
     start = new_state(inp, dealer=1)
     got = list(forced_batches(inp, start, 3, 5, 20, [C.TAKE, C.REFUSE], rotate_dealer=False))
     assert [a for a, _ in got] == [C.TAKE, C.REFUSE]
     for a, rows in got:
         np.testing.assert_array_equal(rows, _forced_rows(inp, start, 3, range(5, 25), a))
+    turning = dict(forced_batches(inp, start, 3, 5, 8, [C.TAKE, C.REFUSE]))
+    for a, rows in turning.items():
+        for i, d in enumerate(range(5, 13)):
+            dealt_by = new_state(inp, dealer=d % 4)
+            np.testing.assert_array_equal(rows[i], _forced_rows(inp, dealt_by, 3, [d], a)[0])
 
 
 def test_a_forced_batch_refuses_an_action_that_a_later_deal_cannot_take():
