@@ -84,7 +84,7 @@ BATCH_SIG = types.void(types.FunctionType(PLAY_SIG), TABLES, _F64, types.float64
 DECISION_SIG = types.UniTuple(types.int64, 3)(TABLES, _F64, types.float64[:, ::1], _I64, _F64, _I64, _I64, _I64)
 ACTIONS_BATCH_SIG = types.void(types.FunctionType(PLAY_SIG), types.FunctionType(DECISION_SIG), TABLES, _F64,
                                types.float64[:, ::1], _I64, _F64, _I64, types.int64, types.int64, types.int64,
-                               types.boolean, _I64, types.boolean, types.float64[:, :, ::1], _I64)
+                               types.boolean, _I64, types.boolean, types.int64, types.float64[:, :, ::1], _I64)
 # Games whose play (and everything it calls) allocates nothing and returns no new
 # array, so it can run without numba's reference counting (see ``game_play``).
 COUNT_FREE = (True, True, True, True, True)
@@ -166,16 +166,16 @@ def _lists_all(actions, k, required):
 
 
 def _run_actions_batch(play, decide, t, rules, params, idata, fdata, start, seed, first, count, rotate_dealer,
-                       actions, check, out, illegal):
+                       actions, check, per_block, out, illegal):
     k = actions.shape[0]
-    n_blocks = (count + BLOCK - 1) // BLOCK
+    n_blocks = (count + per_block - 1) // per_block
     for b in prange(n_blocks):
         st, stream, scratch, row, no_trace, my_rules, my_params, my_idata, my_fdata = _block_arrays(
             start, rules, params, idata, fdata, out.shape[2])
         at_decision, stream_at_decision = np.empty_like(start), np.zeros(2, np.uint64)
         decide_scratch = np.zeros(SCRATCH, np.int64)
         listed = np.zeros(MAX_ACTIONS, np.int64)
-        for i in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+        for i in range(b * per_block, min(count, (b + 1) * per_block)):
             _start_deal(st, start, stream, seed, first + i, rotate_dealer)
             row[:] = 0.0
             # Up to the deal's first decision, once; then on from a copy of that point
@@ -257,10 +257,14 @@ def play_actions(game, t, rules, params, idata, fdata, start, seed, first, count
     decision's legal actions first, and the first deal of a block whose list lacks one
     of ``actions`` is not played on; without it the actions are applied as they are
     (as ``play_batch`` without ``check``). Returns the first deal that could not take
-    them all, or -1."""
-    illegal = np.full((count + BLOCK - 1) // BLOCK, -1, np.int64)
+    them all, or -1. A thread's block holds about ``BLOCK`` plays, ``BLOCK // k`` deals
+    of ``k`` actions: blocks of ``BLOCK`` deals of Selection's 120 keeps took 0.45 s
+    each, too few to share between the threads."""
+    per_block = max(1, BLOCK // actions.shape[0])
+    illegal = np.full((count + per_block - 1) // per_block, -1, np.int64)
     _actions_batch_runner()(game_play(game), game_decision(game), t, rules, params, idata, fdata, start, int(seed),
-                            int(first), int(count), bool(rotate_dealer), actions, bool(check), out, illegal)
+                            int(first), int(count), bool(rotate_dealer), actions, bool(check), per_block, out,
+                            illegal)
     found = illegal[illegal >= 0]
     return int(found.min()) if found.size else -1
 
