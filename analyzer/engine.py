@@ -260,12 +260,24 @@ def _check_action_code(forced):
 def _batch(inp: Inputs, start, seed, first, count, rotate_dealer, forced):
     """``play_batch``'s rows (arguments checked), each deal's first decision checked
     to list ``forced`` (when >= 0)."""
-    checked = forced >= 0 and _each_deal_needs_check(inp, start, seed, first, count, rotate_dealer, [forced])
-    _load(inp, batch="actions" if checked else True)
+    if forced >= 0 and _each_deal_needs_check(inp, start, seed, first, count, rotate_dealer, [forced]):
+        return _actions_rows(inp, start, seed, first, count, rotate_dealer, [forced], True)[0]
+    _load(inp, batch=True)
     out = np.zeros((count, inp.result_layout.size), np.float64)
-    illegal = E.play_batch(inp.game, _tables(), inp.rules, inp.params, inp.idata, inp.fdata, start, seed, first,
-                           count, rotate_dealer, out, forced=forced, check=checked)
-    _refuse_illegal(inp, start, seed, first, rotate_dealer, illegal, [forced])
+    E.play_batch(inp.game, _tables(), inp.rules, inp.params, inp.idata, inp.fdata, start, seed, first, count,
+                 rotate_dealer, out, forced=forced)
+    return out
+
+
+def _actions_rows(inp: Inputs, start, seed, first, count, rotate_dealer, actions, check):
+    """The rows of each of ``actions`` forced at every deal's first decision, shape
+    ``(len(actions), count, width)`` (``kernels.engine.play_actions``), each deal's
+    decision checked to list them all when ``check``."""
+    _load(inp, batch="actions")
+    out = np.zeros((len(actions), count, inp.result_layout.size), np.float64)
+    illegal = E.play_actions(inp.game, _tables(), inp.rules, inp.params, inp.idata, inp.fdata, start, seed, first,
+                             count, rotate_dealer, np.array(actions, np.int64), check, out)
+    _refuse_illegal(inp, start, seed, first, rotate_dealer, illegal, actions)
     return out
 
 
@@ -306,12 +318,7 @@ def forced_batches(inp: Inputs, start, seed, first, count, actions, rotate_deale
     if not actions:
         return
     checked = _each_deal_needs_check(inp, start, seed, first, count, rotate_dealer, actions)
-    _load(inp, batch="actions")
-    out = np.zeros((len(actions), count, inp.result_layout.size), np.float64)
-    illegal = E.play_actions(inp.game, _tables(), inp.rules, inp.params, inp.idata, inp.fdata, start, seed, first,
-                             count, rotate_dealer, np.array(actions, np.int64), checked, out)
-    _refuse_illegal(inp, start, seed, first, rotate_dealer, illegal, actions)
-    yield from zip(actions, out)
+    yield from zip(actions, _actions_rows(inp, start, seed, first, count, rotate_dealer, actions, checked))
 
 
 def simulation_totals(inp: Inputs, start, seed, first, count, rotate_dealer=True, has_low=True) -> np.ndarray:

@@ -222,8 +222,7 @@ def game_decision(game):
     return njit(DECISION_SIG, cache=True)(game_module(game).decision.py_func)
 
 
-def play_batch(game, t, rules, params, idata, fdata, start, seed, first, count, rotate_dealer, out, forced=-1,
-               check=False):
+def play_batch(game, t, rules, params, idata, fdata, start, seed, first, count, rotate_dealer, out, forced=-1):
     """Deals ``first .. first + count - 1``, each from a copy of the table state
     ``start`` on the random stream ``(seed, deal)``; result row ``i`` of ``out`` for
     deal ``first + i``. With ``rotate_dealer`` the dealer is ``deal % players``,
@@ -232,18 +231,11 @@ def play_batch(game, t, rules, params, idata, fdata, start, seed, first, count, 
     arrays on every call, and threads updating one count slow each other down):
     nothing is allocated per deal.
 
-    ``forced`` >= 0: the action of every deal's first decision. With ``check`` each
-    deal plays to that decision and lists its legal actions first (``play_actions``
-    of the one action), and the first deal of a block that cannot take it is not
-    played on. Without it ``forced`` is applied as it is, for a caller that knows
-    every deal can take it: an action a deal cannot take may corrupt its state.
-    Returns the first deal that could not, or -1."""
-    if forced >= 0 and check:
-        return play_actions(game, t, rules, params, idata, fdata, start, seed, first, count, rotate_dealer,
-                            np.array([forced], np.int64), True, out.reshape(1, count, out.shape[1]))
+    ``forced`` >= 0: the action of every deal's first decision, applied as it is, for
+    a caller that knows every deal can take it: an action a deal cannot take may
+    corrupt its state. ``play_actions`` checks it in each deal."""
     _batch_runner()(game_play(game), t, rules, params, idata, fdata, start, int(seed), int(first), int(count),
                     bool(rotate_dealer), int(forced), out)
-    return -1
 
 
 def play_actions(game, t, rules, params, idata, fdata, start, seed, first, count, rotate_dealer, actions, check,
@@ -256,7 +248,7 @@ def play_actions(game, t, rules, params, idata, fdata, start, seed, first, count
     ``play_batch`` forcing each action alone. With ``check`` each deal lists its
     decision's legal actions first, and the first deal of a block whose list lacks one
     of ``actions`` is not played on; without it the actions are applied as they are
-    (as ``play_batch`` without ``check``). Returns the first deal that could not take
+    (as ``play_batch`` does). Returns the first deal that could not take
     them all, or -1. A thread's block holds about ``BLOCK`` plays, ``BLOCK // k`` deals
     of ``k`` actions: blocks of ``BLOCK`` deals of Selection's 120 keeps took 0.45 s
     each, too few to share between the threads."""
