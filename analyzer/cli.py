@@ -458,8 +458,11 @@ def equity(variant, state_file, policy_items, rule_items, precision, max_deals, 
                    "action is clear (its edge above twice its half-width); the output says which.")
 @click.option("--max-deals", type=int, default=200_000, show_default=True,
               help="The most deals (Selection: games) played after each action.")
+@click.option("--race/--no-race", default=True, show_default=True,
+              help="With more than two actions, stop playing an action once it is clearly worse than the best "
+                   "(its EV then stands on the deals it was played on); --no-race plays every action on every deal.")
 @_game_option_flags
-def decide(variant, state_file, policy_items, rule_items, precision, max_deals, seed, threads, condition, fmt,
+def decide(variant, state_file, policy_items, rule_items, precision, max_deals, race, seed, threads, condition, fmt,
            measure, **table_flags):
     """Should I take it? Every legal action of my decision at a described table of
     VARIANT, each played on over the same deals (the same unknown cards), every
@@ -480,7 +483,7 @@ def decide(variant, state_file, policy_items, rule_items, precision, max_deals, 
     with ProgressBar(max_deals, "deals") as progress:
         result = run_decide(table, policies=_policy_specs(policy_items), rules=_key_values(rule_items, "--rule"),
                             precision=precision, max_deals=max_deals, seed=seed, threads=threads, progress=progress,
-                            condition=condition, measure=measure)
+                            condition=condition, measure=measure, race=race)
     click.echo(json.dumps(result.to_json(), indent=2) if fmt == "json" else result.format_table())
     if result.meta["interrupted"]:
         sys.exit(130)

@@ -7,10 +7,19 @@ whichever action was taken), every later decision by the policies. It reports
 each action's expected net in antes with its standard error, the best action, and
 its edge over the runner-up with the edge's standard error, computed from the
 paired differences (much smaller than the two errors together).
+
+With more than two actions the query races them (``race``, on by default): an action
+whose paired shortfall against the best is beyond ``race_z`` standard errors is no
+longer played. Its EV stays in the answer, over the deals it was played on. The best
+action and the runner-up are never dropped, and every action still played has been
+played on every deal, so the best, the edge and the point the query stops at are
+those of playing every action on every deal, unless a dropped action would have
+climbed back to second.
 """
 
 import math
 import time
+from statistics import NormalDist
 
 import numpy as np
 
@@ -42,6 +51,9 @@ from .text import fit_columns, wrap_line
 FIRST_CHUNK = 2_000
 FORCED_VALUES = 2**24  # result values a query's forced batches hold at once (128 MB of float64)
 PROBES = 8  # streams tried to check that the decision does not depend on unseen cards
+RACE_FIRST = 500  # deals before a race's first look, and between its looks in the first chunk
+RACE_LOOKS = 16  # the looks a race takes at most (race_z's bound counts them all)
+RACE_ERROR = 0.05  # at most this chance, over all the looks, of dropping an action as good as the best
 
 
 def _mask_cards(mask):
@@ -101,7 +113,8 @@ class DecisionResult:
         a = self._columns()
         return {"meta": self.meta,
                 "actions": [{"action": a["action"][i], "code": int(a["code"][i]), "ev": float(a["ev"][i]),
-                             "ev_se": float(a["ev_se"][i])} for i in range(len(a["action"]))],
+                             "ev_se": float(a["ev_se"][i]), "deals": int(a["deals"][i])}
+                            for i in range(len(a["action"]))],
                 "best": self.best, "edge": self.edge, "edge_se": self.edge_se}
 
     def format_table(self):
@@ -110,14 +123,20 @@ class DecisionResult:
         where = f", {m['where']}" if "where" in m else ""  # Selection: the round and draw
         a = self._columns()
         count = len(a["action"])
+        dropped = sum(int(d) < m["deals"] for d in a["deals"])
         lines = wrap_line(f"{m['variant']}, {m['players']} player{'s' if m['players'] != 1 else ''}{where}: "
                           f"seat {m['me']}'s {m['kind']} decision, "
-                          f"{count} action{'' if count == 1 else 's'} on the same "
+                          f"{count} action{'' if count == 1 else 's'} on {'up to' if dropped else 'the same'} "
                           f"{m['deals']:,} deals; "
                           f"{m.get('measured', 'nets in antes')} with 95% intervals")
-        lines.append(fit_columns({"action": a["action"],
-                                  "ev": [f"{e:+.4f} ({lo:+.4f}..{hi:+.4f})" for e, lo, hi in
-                                         zip(a["ev"], a["ev_lo"], a["ev_hi"])]}, ["action"]))
+        columns = {"action": a["action"],
+                   "ev": [f"{e:+.4f} ({lo:+.4f}..{hi:+.4f})" for e, lo, hi in zip(a["ev"], a["ev_lo"], a["ev_hi"])]}
+        if dropped:
+            lines += wrap_line(f"{dropped} of the actions dropped from the race once clearly worse than the best "
+                               f"({m['race_z']:.2f} paired standard errors below it); their EVs are over the "
+                               f"deals they were played on")
+            columns["deals"] = [f"{int(d):,}" for d in a["deals"]]
+        lines.append(fit_columns(columns, ["action"]))
         if count > 1:
             lo, hi = self.edge - Z95 * self.edge_se, self.edge + Z95 * self.edge_se
             if self.edge == 0 and self.edge_se == 0 and m["deals"] > 1:
@@ -140,51 +159,130 @@ class DecisionResult:
         return "\n".join(lines)
 
 
-def _action_columns(names, actions, mean, se):
-    """The columns of ``DecisionResult.actions``: each action's EV with its 95% bounds."""
+def _action_columns(names, actions, mean, se, deals):
+    """The columns of ``DecisionResult.actions``: each action's EV with its 95% bounds,
+    and the deals it was played on."""
     return {"action": names, "code": actions, "ev": mean, "ev_se": se,
-            "ev_lo": mean - Z95 * se, "ev_hi": mean + Z95 * se}
+            "ev_lo": mean - Z95 * se, "ev_hi": mean + Z95 * se, "deals": deals}
 
 
-def _standing(total, cross, deals):
-    """``(mean, se, best, runner-up, edge, edge se)`` of the actions from the sums of
-    their values and of their products over ``deals`` deals: the edge's error is
-    paired (common random numbers), from the covariance of the two actions."""
-    mean = total / deals
-    cov = cross / deals - np.outer(mean, mean)
-    order = np.argsort(-mean, kind="stable")
-    best, second = order[0], order[1] if len(mean) > 1 else order[0]
-    edge = mean[best] - mean[second]
-    var = max(cov[best, best] + cov[second, second] - 2 * cov[best, second], 0.0)
-    scale = deals / max(deals - 1, 1)
-    return mean, np.sqrt(np.maximum(np.diag(cov), 0.0) * scale / deals), best, second, edge, \
-        math.sqrt(var * scale / deals)
+def race_z(k):
+    """How many paired standard errors an action of ``k`` must fall short of the best
+    by to be dropped from the race: each of the ``k - 2`` actions that may be dropped
+    (never the best nor the runner-up) at each of ``RACE_LOOKS`` looks gets an equal
+    part of ``RACE_ERROR`` (one-sided, Bonferroni), and never less than twice the 95%
+    half-width, the bound at which a query calls the best action clear. Infinite for
+    two actions or fewer: nothing to race."""
+    if k <= 2:
+        return math.inf
+    return max(2 * Z95, NormalDist().inv_cdf(1 - RACE_ERROR / ((k - 2) * RACE_LOOKS)))
 
 
-def _stopping(total, cross, deals, precision, count, interrupted):
-    """The meta fields that say why the run stopped: ``reached_precision`` (the edge's
-    95% half-width under ``precision``) and ``stopped``: "precision", "clear" (the edge
-    clearly positive before that), "max_deals", "interrupted" or "one action"."""
-    _, _, _, _, edge, edge_se = _standing(total, cross, deals)
-    reached = bool(deals >= MIN_DEALS and Z95 * edge_se < precision)
-    if count == 1:
-        stopped = "one action"
-    elif interrupted:
-        stopped = "interrupted"
-    elif reached:
-        stopped = "precision"
-    elif deals >= MIN_DEALS and edge - 2 * Z95 * edge_se > 0:
-        stopped = "clear"
-    else:
-        stopped = "max_deals"
-    return {"reached_precision": reached or count == 1, "stopped": stopped}
+class _Race:
+    """The sums of the actions' values over the deals each was played on, the actions
+    still played (``alive``), and the race's looks. Every action still played has been
+    played on every deal so far, so their paired errors come from the sums of the
+    products of their values (``cross``), as with common random numbers."""
+
+    def __init__(self, k, race):
+        self.total = np.zeros(k)
+        self.cross = np.zeros((k, k))  # sums of value_a * value_b over the deals both were played on
+        self.deals = np.zeros(k, np.int64)
+        self.alive = np.ones(k, bool)
+        self.z = race_z(k) if race else math.inf
+        self.looks = 0
+
+    @property
+    def playing(self):
+        """The indices of the actions still played."""
+        return np.flatnonzero(self.alive)
+
+    @property
+    def deals_played(self):
+        """The deals the actions still played were played on (all of them)."""
+        return int(self.deals[self.alive][0])
+
+    def add(self, values):
+        """``values``: ``(deals, actions still played)``, in ``playing`` order."""
+        idx = self.playing
+        self.total[idx] += values.sum(axis=0)
+        self.cross[np.ix_(idx, idx)] += values.T @ values
+        self.deals[idx] += len(values)
+
+    def standing(self):
+        """``(mean, se, best, runner-up, edge, edge se)``: each action's over its own
+        deals; the best and runner-up among the actions still played, the edge's error
+        paired (common random numbers), from the covariance of the two actions."""
+        deals = np.maximum(self.deals, 1)
+        mean = self.total / deals
+        scale = deals / np.maximum(deals - 1, 1)
+        se = np.sqrt(np.maximum(np.diag(self.cross) / deals - mean * mean, 0.0) * scale / deals)
+        idx = self.playing
+        order = idx[np.argsort(-mean[idx], kind="stable")]
+        best, second = order[0], order[1] if len(order) > 1 else order[0]
+        edge, edge_se = self._shortfall(mean, best, second)
+        return mean, se, best, second, edge, edge_se
+
+    def _shortfall(self, mean, best, other):
+        """``(mean[best] - mean[other], its paired standard error)`` over the deals both
+        were played on (every deal so far: both still played)."""
+        n = self.deals_played
+        cov = self.cross / max(n, 1)
+        var = (cov[best, best] - mean[best] * mean[best]) + (cov[other, other] - mean[other] * mean[other]) \
+            - 2 * (cov[best, other] - mean[best] * mean[other])
+        scale = n / max(n - 1, 1)
+        return mean[best] - mean[other], math.sqrt(max(var, 0.0) * scale / max(n, 1))
+
+    def look(self):
+        """Drop every action still played, but the best and the runner-up, whose
+        shortfall against the best is beyond ``z`` paired standard errors; at most
+        ``RACE_LOOKS`` looks, none before ``RACE_FIRST`` deals."""
+        if self.z == math.inf or self.looks >= RACE_LOOKS or self.deals_played < RACE_FIRST:
+            return
+        self.looks += 1
+        mean, _, best, second, _, _ = self.standing()
+        for a in self.playing:
+            if a != best and a != second:
+                gap, gap_se = self._shortfall(mean, best, a)
+                if gap > self.z * gap_se:
+                    self.alive[a] = False
+
+    def settled(self, precision):
+        """Whether the best action is found: its edge over the runner-up known to
+        ``precision`` (95% half-width), or clearly positive, after enough deals."""
+        _, _, _, _, edge, edge_se = self.standing()
+        return self.deals_played >= MIN_DEALS and (Z95 * edge_se < precision or edge - 2 * Z95 * edge_se > 0)
+
+    def stopping(self, precision, interrupted):
+        """The meta fields that say why the run stopped: ``reached_precision`` (the edge's
+        95% half-width under ``precision``) and ``stopped``: "precision", "clear" (the
+        edge clearly positive before that), "max_deals", "interrupted" or "one action";
+        and the race's: ``race_z`` (None without a race), ``dropped`` (actions)."""
+        _, _, _, _, edge, edge_se = self.standing()
+        deals = self.deals_played
+        reached = bool(deals >= MIN_DEALS and Z95 * edge_se < precision)
+        if len(self.alive) == 1:
+            stopped = "one action"
+        elif interrupted:
+            stopped = "interrupted"
+        elif reached:
+            stopped = "precision"
+        elif deals >= MIN_DEALS and edge - 2 * Z95 * edge_se > 0:
+            stopped = "clear"
+        else:
+            stopped = "max_deals"
+        return {"reached_precision": reached or len(self.alive) == 1, "stopped": stopped,
+                "race_z": None if self.z == math.inf else round(self.z, 4), "dropped": int((~self.alive).sum())}
 
 
-def _settled(total, cross, deals, precision):
-    """Whether the best action is found: its edge over the runner-up known to
-    ``precision`` (95% half-width), or clearly positive, after enough deals."""
-    _, _, _, _, edge, edge_se = _standing(total, cross, deals)
-    return deals >= MIN_DEALS and (Z95 * edge_se < precision or edge - 2 * Z95 * edge_se > 0)
+def _looks(race, first, count):
+    """The sizes of the parts a chunk of ``count`` deals from deal ``first`` is played
+    in, the race looking after each: ``RACE_FIRST`` deals at a time in the first chunk
+    of a race, else the whole chunk."""
+    if race.z == math.inf or first > 0:
+        return [count]
+    sizes = [RACE_FIRST] * (count // RACE_FIRST)
+    return sizes + ([count % RACE_FIRST] if count % RACE_FIRST else [])
 
 
 def _the_decision(inp, st, seed, me, game_data=False):
@@ -229,14 +327,16 @@ def _forced_pieces(inp, st, seed, first, count, actions):
 
 
 def decide(table: Table, policies=None, rules=None, precision=None, max_deals=200_000, seed=0, threads=None,
-           progress=None, condition=False, measure=None) -> DecisionResult:
+           progress=None, condition=False, measure=None, race=True) -> DecisionResult:
     """Every legal action of my decision at ``table`` (see the module docstring).
     Stops when the edge of the best action is known to ``precision`` antes (95%
     half-width; default 0.01), or when it is clearly positive, or at ``max_deals``.
-    Selection is ``selection_decide`` (``measure``: what its EV is)."""
+    ``race``: drop an action once it is clearly worse than the best (``race_z``);
+    False plays every action on every deal. Selection is ``selection_decide``
+    (``measure``: what its EV is)."""
     if is_scored(table):
         return selection_decide(table, policies, rules, precision, max_deals, seed, threads, progress, condition,
-                                measure)
+                                measure, race)
     if measure is not None:
         raise WantitError("measure: a pot game's decisions are measured in antes (measure is for Selection)")
     if precision is None:
@@ -246,8 +346,7 @@ def decide(table: Table, policies=None, rules=None, precision=None, max_deals=20
     v, n, inp, st, ante, me, _ = setup(table, policies, rules, condition)
     kind, actions = _the_decision(inp, st, seed, me)
     k = len(actions)
-    total = np.zeros(k)
-    cross = np.zeros((k, k))  # sums of net_a * net_b over deals: the variances of every paired difference
+    sums = _Race(k, race)
     deals = played = 0  # deals kept (all but those --condition rejects), deals played
     started = time.perf_counter()
     interrupted = False
@@ -258,16 +357,18 @@ def decide(table: Table, policies=None, rules=None, precision=None, max_deals=20
         try:
             while played < max_deals:
                 count = min(chunk, max_deals - played)
-                nets = np.empty((count, k))
-                kept = np.empty(count, bool)
-                for lo, hi, j, rows in _forced_pieces(inp, st, seed, played, count, actions):
-                    kept[lo:hi] = counted(v, rows)  # the same deals for every action: the check precedes the decision
-                    nets[lo:hi, j] = (res.view(rows, "payout")[:, me] - res.view(rows, "paid")[:, me]) / ante
-                nets = nets[kept]
-                total += nets.sum(axis=0)
-                cross += nets.T @ nets
-                deals += len(nets)
-                played += count
+                for part in _looks(sums, played, count):
+                    playing = [actions[a] for a in sums.playing]
+                    nets = np.empty((part, len(playing)))
+                    kept = np.empty(part, bool)
+                    for lo, hi, j, rows in _forced_pieces(inp, st, seed, played, part, playing):
+                        kept[lo:hi] = counted(v, rows)  # the same deals for every action: checked before the decision
+                        nets[lo:hi, j] = (res.view(rows, "payout")[:, me] - res.view(rows, "paid")[:, me]) / ante
+                    nets = nets[kept]
+                    sums.add(nets)
+                    deals += len(nets)
+                    played += part
+                    sums.look()
                 if deals < FEWEST_DEALS:
                     check_agreement(deals, played)
                     continue
@@ -275,7 +376,7 @@ def decide(table: Table, policies=None, rules=None, precision=None, max_deals=20
                     progress(played, max_deals)
                 if k == 1:
                     break
-                if _settled(total, cross, deals, precision):
+                if sums.settled(precision):
                     break
                 chunk = int(min(max(chunk * 2, 2_000), 200_000))
         except KeyboardInterrupt:
@@ -283,15 +384,15 @@ def decide(table: Table, policies=None, rules=None, precision=None, max_deals=20
             if deals < FEWEST_DEALS:
                 raise
     check_agreement(deals, played, final=True)
-    mean, se, best, second, edge, edge_se = _standing(total, cross, deals)
+    mean, se, best, second, edge, edge_se = sums.standing()
     names = [action_text(kind, a, inp) for a in actions]
-    frame = _action_columns(names, actions, mean, se)
+    frame = _action_columns(names, actions, mean, se, sums.deals)
     meta = {"variant": v.name, "players": n, "me": me, "kind": kind, "deals": deals, "deals_played": played,
             "conditioned": bool(condition), "effective_sample_size": deals, "precision": precision,
             "max_deals": max_deals, "seed": int(seed), "interrupted": interrupted,
             "runner_up": names[second], "seconds": round(time.perf_counter() - started, 3),
             "rules": {key: str(x) for key, x in (rules or {}).items()},
-            "units": "antes (ev, edge)", **_stopping(total, cross, deals, precision, k, interrupted)}
+            "units": "antes (ev, edge)", **sums.stopping(precision, interrupted)}
     return DecisionResult(meta, frame, names[best], float(edge), float(edge_se))
 
 
@@ -328,7 +429,7 @@ def selection_action_text(kind, action, hand, deck, board, ace_one):
 
 
 def selection_decide(table: Table, policies=None, rules=None, precision=None, max_deals=200_000, seed=0,
-                     threads=None, progress=None, condition=False, measure=None) -> DecisionResult:
+                     threads=None, progress=None, condition=False, measure=None, race=True) -> DecisionResult:
     """Every legal action of my decision at a Selection table: the keep at a draw
     (every mask of my hand keeping 2..7 cards: 120 actions), the assignment at
     scoring (every open slot my cards may fill with every set of cards that fills
@@ -339,7 +440,8 @@ def selection_decide(table: Table, policies=None, rules=None, precision=None, ma
     total in points (default in solitaire) or my expected share of the win, ties
     shared (default with opponents). Stops when the best action's edge is known to
     ``precision`` (95% half-width; default 1 point, or 0.01 of the win), when it is
-    clearly positive, or at ``max_deals`` games per action."""
+    clearly positive, or at ``max_deals`` games per action. ``race``: drop an action
+    once it is clearly worse than the best (``decide``)."""
     from kernels.games import selection as G
 
     max_deals, seed = check_query_run(max_deals, 10**8, seed, threads)
@@ -355,8 +457,7 @@ def selection_decide(table: Table, policies=None, rules=None, precision=None, ma
                           f"the cards held")
     kind, actions = _the_decision(q.inputs, q.state, seed, me, game_data=True)
     k = len(actions)
-    total = np.zeros(k)
-    cross = np.zeros((k, k))
+    sums = _Race(k, race)
     deals = 0
     started = time.perf_counter()
     interrupted = False
@@ -367,30 +468,32 @@ def selection_decide(table: Table, policies=None, rules=None, precision=None, ma
         try:
             while deals < max_deals:
                 count = min(chunk, max_deals - deals)
-                values = np.empty((count, k))
-                for lo, hi, j, rows in _forced_pieces(q.inputs, q.state, seed, deals, count, actions):
-                    values[lo:hi, j] = selection_values(q, rows)[column][:, me]
-                total += values.sum(axis=0)
-                cross += values.T @ values
-                deals += count
+                for part in _looks(sums, deals, count):
+                    playing = [actions[a] for a in sums.playing]
+                    values = np.empty((part, len(playing)))
+                    for lo, hi, j, rows in _forced_pieces(q.inputs, q.state, seed, deals, part, playing):
+                        values[lo:hi, j] = selection_values(q, rows)[column][:, me]
+                    sums.add(values)
+                    deals += part
+                    sums.look()
                 if progress is not None:
                     progress(deals, max_deals)
                 if k == 1:
                     break
                 if deals < 2:
                     continue
-                if _settled(total, cross, deals, precision):
+                if sums.settled(precision):
                     break
                 chunk = int(min(max(chunk * 2, 2_000), 200_000))
         except KeyboardInterrupt:
             interrupted = True
             if deals < 2:
                 raise
-    mean, se, best, second, edge, edge_se = _standing(total, cross, deals)
+    mean, se, best, second, edge, edge_se = sums.standing()
     hand = G.STATE.view(q.state, "hands")[me].tolist()
     names = [selection_action_text(kind, a, hand, q.setup.deck, q.setup.board, q.inputs.rules[G.R_ACE_ONE] > 0)
              for a in actions]
-    frame = _action_columns(names, actions, mean, se)
+    frame = _action_columns(names, actions, mean, se, sums.deals)
     unit = "of the win" if measure == "share" else "points"
     meta = selection_meta(q, q.setup.values, measure, precision, max_deals, int(seed), rules, kind=kind,
                           deals=deals, deals_played=deals, conditioned=False, effective_sample_size=deals,
@@ -400,5 +503,5 @@ def selection_decide(table: Table, policies=None, rules=None, precision=None, ma
                                     "expected final totals in points"))
     meta["units"] = f"{unit} (ev, edge): " + ("my expected share of the win, ties shared" if measure == "share" else
                                               "my expected final total")
-    meta.update(_stopping(total, cross, deals, precision, k, interrupted))
+    meta.update(sums.stopping(precision, interrupted))
     return DecisionResult(meta, frame, names[best], float(edge), float(edge_se))

@@ -2,6 +2,7 @@
 common random numbers, and tables that stand at no decision of mine."""
 
 import json
+import math
 from pathlib import Path
 
 import numpy as np
@@ -92,8 +93,84 @@ def test_decide_json_schema(capsys):
     data = json.loads(capsys.readouterr().out)
     assert set(data) == {"meta", "actions", "best", "edge", "edge_se"}
     assert [a["action"] for a in data["actions"]] == ["take", "refuse"]
-    assert all(set(a) == {"action", "code", "ev", "ev_se"} for a in data["actions"])
+    assert all(set(a) == {"action", "code", "ev", "ev_se", "deals"} for a in data["actions"])
+    assert all(a["deals"] == data["meta"]["deals"] == 3000 for a in data["actions"])  # two actions: no race
+    assert data["meta"]["race_z"] is None and data["meta"]["dropped"] == 0
     assert data["best"] in ("take", "refuse") and data["edge"] >= 0
+
+
+ANACONDA_EXAMPLE = EXAMPLE.parent / "anaconda.toml"  # the second pass: 21 pairs of cards
+
+
+def test_race_z_gives_each_droppable_action_and_look_an_equal_part_of_the_error():
+    # One-sided normal tails by erfc: with 120 actions, the 118 that may be dropped at
+    # 16 looks each get 0.05 / 1888 = 2.648e-5, the tail beyond 4.0421.
+    assert math.isinf(D.race_z(2)) and D.RACE_LOOKS == 16 and D.RACE_ERROR == 0.05
+    z = D.race_z(120)
+    assert 0.5 * math.erfc(z / math.sqrt(2)) == pytest.approx(0.05 / (118 * 16), rel=1e-9)
+    assert z == pytest.approx(4.0421, abs=1e-4)
+    # Few actions: never below twice the 95% half-width, where a query calls the best clear.
+    assert D.race_z(3) == D.race_z(21) == 2 * 1.959963984540054
+
+
+def test_a_race_drops_only_actions_clearly_below_the_best_never_the_runner_up():
+    race = D._Race(4, race=True)
+    rng = np.random.default_rng(0)
+    common = rng.normal(0, 1, (D.RACE_FIRST, 1))  # the deal's luck, shared by every action
+    values = common + np.array([0.5, 0.45, 0.0, 0.47]) + rng.normal(0, 0.01, (D.RACE_FIRST, 4))
+    race.add(values[: D.RACE_FIRST - 1])
+    race.look()
+    assert race.looks == 0 and race.alive.all()  # no look before RACE_FIRST deals
+    race.add(values[D.RACE_FIRST - 1:])
+    race.look()
+    # Action 2 is 0.5 below the best with a paired error near 0.01 / sqrt(500) * sqrt(2):
+    # dropped. Action 3 is the runner-up, action 1 0.05 below the best: many errors, dropped.
+    assert race.looks == 1 and race.alive.tolist() == [True, False, False, True]
+    mean, se, best, second, edge, edge_se = race.standing()
+    assert (best, second) == (0, 3)
+    race.add(values[:10, [0, 3]])  # only the actions still played are played on
+    assert race.deals.tolist() == [510, 500, 500, 510] and race.deals_played == 510
+
+
+def test_a_raced_query_answers_as_one_playing_every_action_on_every_deal():
+    """Anaconda's second pass (21 actions): the race drops the actions clearly worse
+    than the best and keeps the best and the runner-up, played on every deal, so the
+    best, the edge and its error are those of playing every action on every deal; a
+    dropped action's EV is that of the first deals, where it was dropped."""
+    table = load_table(ANACONDA_EXAMPLE)
+    raced = decide(table, seed=4, max_deals=3000, threads=1)
+    every = decide(table, seed=4, max_deals=3000, threads=1, race=False)
+    assert every.meta["dropped"] == 0 and every.meta["race_z"] is None
+    assert (every.actions.deals == every.meta["deals"]).all()
+    assert raced.meta["dropped"] > 0 and raced.meta["race_z"] == pytest.approx(2 * 1.959963984540054, abs=1e-4)
+    assert (raced.best, raced.meta["runner_up"], raced.meta["deals"]) == \
+        (every.best, every.meta["runner_up"], every.meta["deals"])
+    assert raced.edge == pytest.approx(every.edge, rel=1e-12) and raced.edge_se == pytest.approx(every.edge_se)
+    played_on = raced.actions.deals
+    assert played_on[raced.actions.action == raced.best].item() == raced.meta["deals"]
+    assert played_on[raced.actions.action == raced.meta["runner_up"]].item() == raced.meta["deals"]
+    whole = played_on == raced.meta["deals"]
+    assert raced.actions.ev[whole].tolist() == pytest.approx(every.actions.ev[whole].tolist(), rel=1e-12)
+    for n in sorted(set(played_on[~whole])):
+        assert n % D.RACE_FIRST == 0  # the first chunk's looks
+        first = decide(table, seed=4, max_deals=int(n), threads=1, race=False)
+        at = played_on == n
+        assert raced.actions.ev[at].tolist() == pytest.approx(first.actions.ev[at].tolist(), rel=1e-12)
+        assert raced.actions.ev_se[at].tolist() == pytest.approx(first.actions.ev_se[at].tolist(), rel=1e-9)
+    text = " ".join(raced.format_table().split())
+    assert f"21 actions on up to {raced.meta['deals']:,} deals" in text
+    assert f"{raced.meta['dropped']} of the actions dropped from the race" in text
+
+
+def test_no_race_on_the_command_line_plays_every_action_on_every_deal(capsys):
+    main(["decide", "anaconda", "--state", str(ANACONDA_EXAMPLE), "--max-deals", "1000", "--no-race", "--format",
+          "json"])
+    data = json.loads(capsys.readouterr().out)
+    assert len(data["actions"]) == 21 and data["meta"]["dropped"] == 0
+    assert all(a["deals"] == 1000 for a in data["actions"])
+    main(["decide", "anaconda", "--state", str(ANACONDA_EXAMPLE), "--max-deals", "1000", "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    assert data["meta"]["dropped"] == sum(a["deals"] < 1000 for a in data["actions"]) > 0
 
 
 def test_actions_are_named_by_their_cards():
@@ -163,3 +240,23 @@ def test_the_result_says_why_the_run_stopped(capsys):
     main(["decide", "sr", "-n", "2", "--dealer", "0", "--hole", "0=2h 5h 7h", "--up", "0=9h Jh 3s 4s", "--up",
           "1=4d 6h Ks Kd", "--declared", "1=low", "--rule", "declare_mode=sequential"])
     assert "the same on every deal: more deals would not tell them apart" in " ".join(capsys.readouterr().out.split())
+
+
+def test_an_interrupted_race_keeps_every_look_it_finished(monkeypatch):
+    """A Ctrl-C in the first chunk's third look (deals 1,000-1,499) keeps the two
+    looks before it: the answer stands on 1,000 deals, the dropped actions on 500."""
+    real = D.forced_batches
+    calls = {"n": 0}
+
+    def interrupting(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(D, "forced_batches", interrupting)
+    r = decide(load_table(ANACONDA_EXAMPLE), seed=4, max_deals=3000, threads=1)
+    assert r.meta["interrupted"] and r.meta["stopped"] == "interrupted"
+    assert r.meta["deals"] == r.meta["deals_played"] == 1000
+    assert set(r.actions.deals) == {500, 1000} and r.meta["dropped"] == (r.actions.deals == 500).sum()
+    assert "interrupted: partial" in r.format_table()

@@ -668,7 +668,7 @@ def test_a_packet_chosen_before_the_others_play_is_the_forced_pass():
     played = play_state(inp, st.copy(), new_stream(0, 0), stop=0)
     assert decision(inp, played.state)[:2] == ("pass", 1)  # the others choose theirs; mine is made
     r = equity(chosen, rules=rules, precision=1e-6, max_deals=2000, seed=7, exact=False)
-    d = decide(before, rules=rules, precision=1e-6, max_deals=2000, seed=7)
+    d = decide(before, rules=rules, precision=1e-6, max_deals=2000, seed=7, race=False)  # this pass on every deal
     ev = d.actions.set_index("action").ev["pass 4c 7d"]
     assert r.meta["deals"] == d.meta["deals"] == 2000
     assert abs(r.seats.ev[0] - ev) < 1e-9
@@ -686,7 +686,7 @@ def test_a_stack_made_before_the_roll_is_my_hide_decision_taken():
     assert rolls == list(zip(codes("Ks As 4s 9s"), range(1, 5)))  # turned up in my order, Qs stays down
     assert int(A.STATE.view(played.state, "hole")[0, 0]) == codes("Qs")[0]
     r = equity(stacked, precision=1e-6, max_deals=2000, seed=8, exact=False)
-    d = decide(kept, precision=1e-6, max_deals=2000, seed=8)
+    d = decide(kept, precision=1e-6, max_deals=2000, seed=8, race=False)  # this hide on every deal
     assert r.meta["deals"] == d.meta["deals"] == 2000
     assert abs(r.seats.ev[0] - d.actions.set_index("action").ev["hide Qs"]) < 1e-9
 

@@ -209,7 +209,8 @@ def test_decide_json_from_the_example_state(capsys):
     data = json.loads(capsys.readouterr().out)
     assert set(data) == {"meta", "actions", "best", "edge", "edge_se"}
     assert len(data["actions"]) == 120 and data["meta"]["kind"] == "draw" and data["meta"]["measure"] == "share"
-    assert all(set(a) == {"action", "code", "ev", "ev_se"} for a in data["actions"])
+    assert all(set(a) == {"action", "code", "ev", "ev_se", "deals"} for a in data["actions"])
+    assert all(a["deals"] == 200 for a in data["actions"])  # no race look before RACE_FIRST games
     assert data["best"] in [a["action"] for a in data["actions"]]
     # Each keep names the cards of the hand positions its mask keeps.
     hand = load_table(EXAMPLE).hole["0"].split()
