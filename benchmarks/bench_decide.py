@@ -19,11 +19,18 @@ Run from the repository root:
    its action in each deal where cards are dealt before the decision, as the queries
    did only in the first action's batch: for two actions the ratio is that much above
    the old queries' (Selection/Rejection's check measured about 1.04x a batch).
+3. The race (``wantit decide``'s default with more than two actions): the example
+   decisions of many actions, Selection's keep and Anaconda's pass, at the query's
+   defaults from the shell, raced and with ``--no-race``, and their ratio. Both must
+   give the same best action, edge and edge error: the run stops where they do not.
 """
 
 import argparse
 import datetime
+import json
 import platform
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -49,6 +56,7 @@ QUERIES = [
     ("selection", ["--max-deals", "1000"]),
 ]
 SELECTION_SHARE = 20  # Selection's games are many rounds and its keeps 120 actions: deals / 20
+RACED = ["selection", "anaconda"]  # the example decisions of more than two actions
 
 
 def shell_queries():
@@ -59,6 +67,31 @@ def shell_queries():
         seconds = shell_command([*args, "--format", "json"])
         rows.append({"measure": "wall", "variant": variant, "what": "wantit " + " ".join(args), "actions": "",
                      "deals": "", "seconds": f"{seconds:.3f}", "per_s": "", "ratio": ""})
+    return rows
+
+
+def _answer(args):
+    """The best action, edge and edge error of ``wantit ARGS --format json``."""
+    out = subprocess.run([sys.executable, "-c", "from analyzer.console import main; main()", *args, "--format",
+                          "json"], check=True, capture_output=True, cwd=ROOT, text=True).stdout
+    data = json.loads(out)
+    return data["best"], data["edge"], data["edge_se"], data["meta"]["deals"], data["meta"]["dropped"]
+
+
+def race_queries():
+    rows = []
+    for variant in RACED:
+        args = ["decide", variant, "--state", f"examples/{variant}.toml"]
+        raced, every = _answer(args), _answer([*args, "--no-race"])
+        if raced[:4] != every[:4]:
+            raise SystemExit(f"{variant}: the race answered {raced[:4]}, --no-race {every[:4]}")
+        ours, theirs = shell_command(args), shell_command([*args, "--no-race"])
+        rows += [
+            {"measure": "race", "variant": variant, "what": f"wantit {' '.join(args)} ({raced[4]} dropped)",
+             "actions": "", "deals": raced[3], "seconds": f"{ours:.3f}", "per_s": "", "ratio": f"{theirs / ours:.2f}"},
+            {"measure": "race", "variant": variant, "what": f"wantit {' '.join(args)} --no-race", "actions": "",
+             "deals": every[3], "seconds": f"{theirs:.3f}", "per_s": "", "ratio": "1.00"},
+        ]
     return rows
 
 
@@ -115,10 +148,10 @@ def main():
         args.deals = 2_000
     if args.deals < 1:
         parser.error("--deals must be at least 1")
-    rows = shell_queries() + speed(args.deals)
+    rows = shell_queries() + race_queries() + speed(args.deals)
     print("\n".join(table_lines(COLUMNS, [[str(r[c]) for c in COLUMNS] for r in rows], text_columns=(0, 1, 2))))
     print("\nper_s: deal-actions a second, one thread; ratio: the time of each action from the deal's start "
-          "over forced_batches'")
+          "over forced_batches'; race: --no-race's time over the raced query's, the same answer")
     write_results(rows, args, COLUMNS, {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "deals": args.deals, "seed": SEED, "repeats": REPEATS, "python": platform.python_version(),
