@@ -729,7 +729,7 @@ def tune(variant, param_items, players, start, rule_items, seed, deals, candidat
 @click.option("--threads", type=int, default=None, help="Numba threads (default: all).")
 def tour(results_root, variant_items, scale, threads):
     """The main job on built-in settings, about ten seconds once the kernels are
-    compiled (the first run compiles them, a minute or two): for every variant, a sweep
+    compiled (the first run compiles them, a few minutes): for every variant, a sweep
     of one seat's deciding parameter against the default field (table, chart,
     run.json) and, for the pot games, how often each hand wins high by the number
     of players (3, 5, 7); each written under RESULTS/VARIANT/tour/ and summed up here.
