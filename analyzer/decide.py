@@ -88,9 +88,10 @@ def action_text(kind, action, inp=None):
 
 
 class DecisionResult:
-    """``meta``, ``actions`` (a DataFrame: action, code, ev, ev_se, bounds, made from
-    its columns when first read: the JSON and table outputs need no pandas), ``best``,
-    ``edge`` and ``edge_se`` (best minus runner-up, in antes)."""
+    """``meta``, ``actions`` (a DataFrame: action, code, ev, ev_se, bounds, the deals
+    each action was played on, made from its columns when first read: the JSON and
+    table outputs need no pandas), ``best``, ``edge`` and ``edge_se`` (best minus
+    runner-up, in antes)."""
 
     def __init__(self, meta, actions, best, edge, edge_se):
         self.meta = meta
