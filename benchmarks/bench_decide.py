@@ -71,7 +71,7 @@ def shell_queries():
 
 
 def _answer(args):
-    """The best action, edge and edge error of ``wantit ARGS --format json``."""
+    """The best action, edge, edge error, deals and actions dropped of ``wantit ARGS --format json``."""
     out = subprocess.run([sys.executable, "-c", "from analyzer.console import main; main()", *args, "--format",
                           "json"], check=True, capture_output=True, cwd=ROOT, text=True).stdout
     data = json.loads(out)
