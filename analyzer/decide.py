@@ -194,6 +194,11 @@ class _Race:
         self.looks = 0
 
     @property
+    def racing(self):
+        """Whether actions may still be dropped (a race of more than two actions)."""
+        return self.z != math.inf
+
+    @property
     def playing(self):
         """The indices of the actions still played."""
         return np.flatnonzero(self.alive)
@@ -238,7 +243,7 @@ class _Race:
         """Drop every action still played, but the best and the runner-up, whose
         shortfall against the best is beyond ``z`` paired standard errors; at most
         ``RACE_LOOKS`` looks, none before ``RACE_FIRST`` deals."""
-        if self.z == math.inf or self.looks >= RACE_LOOKS or self.deals_played < RACE_FIRST:
+        if not self.racing or self.looks >= RACE_LOOKS or self.deals_played < RACE_FIRST:
             return
         self.looks += 1
         mean, _, best, second, _, _ = self.standing()
@@ -248,42 +253,44 @@ class _Race:
                 if gap > self.z * gap_se:
                     self.alive[a] = False
 
-    def settled(self, precision):
-        """Whether the best action is found: its edge over the runner-up known to
-        ``precision`` (95% half-width), or clearly positive, after enough deals."""
+    def parts(self, first, count):
+        """The sizes of the parts a chunk of ``count`` deals from deal ``first`` is
+        played in, a look after each: ``RACE_FIRST`` deals at a time in the first chunk
+        of a race, else the whole chunk."""
+        if not self.racing or first > 0:
+            return [count]
+        return [RACE_FIRST] * (count // RACE_FIRST) + ([count % RACE_FIRST] if count % RACE_FIRST else [])
+
+    def _found(self, precision):
+        """How the best action is found, after enough deals: "precision" (its edge over
+        the runner-up known to ``precision``, 95% half-width), "clear" (the edge clearly
+        positive before that), or None."""
         _, _, _, _, edge, edge_se = self.standing()
-        return self.deals_played >= MIN_DEALS and (Z95 * edge_se < precision or edge - 2 * Z95 * edge_se > 0)
+        if self.deals_played < MIN_DEALS:
+            return None
+        if Z95 * edge_se < precision:
+            return "precision"
+        return "clear" if edge - 2 * Z95 * edge_se > 0 else None
+
+    def settled(self, precision):
+        """Whether the best action is found (``_found``)."""
+        return self._found(precision) is not None
 
     def stopping(self, precision, interrupted):
         """The meta fields that say why the run stopped: ``reached_precision`` (the edge's
         95% half-width under ``precision``) and ``stopped``: "precision", "clear" (the
         edge clearly positive before that), "max_deals", "interrupted" or "one action";
         and the race's: ``race_z`` (None without a race), ``dropped`` (actions)."""
-        _, _, _, _, edge, edge_se = self.standing()
-        deals = self.deals_played
-        reached = bool(deals >= MIN_DEALS and Z95 * edge_se < precision)
-        if len(self.alive) == 1:
+        found = self._found(precision)
+        one = len(self.alive) == 1
+        if one:
             stopped = "one action"
         elif interrupted:
             stopped = "interrupted"
-        elif reached:
-            stopped = "precision"
-        elif deals >= MIN_DEALS and edge - 2 * Z95 * edge_se > 0:
-            stopped = "clear"
         else:
-            stopped = "max_deals"
-        return {"reached_precision": reached or len(self.alive) == 1, "stopped": stopped,
-                "race_z": None if self.z == math.inf else round(self.z, 4), "dropped": int((~self.alive).sum())}
-
-
-def _looks(race, first, count):
-    """The sizes of the parts a chunk of ``count`` deals from deal ``first`` is played
-    in, the race looking after each: ``RACE_FIRST`` deals at a time in the first chunk
-    of a race, else the whole chunk."""
-    if race.z == math.inf or first > 0:
-        return [count]
-    sizes = [RACE_FIRST] * (count // RACE_FIRST)
-    return sizes + ([count % RACE_FIRST] if count % RACE_FIRST else [])
+            stopped = found or "max_deals"
+        return {"reached_precision": found == "precision" or one, "stopped": stopped,
+                "race_z": round(self.z, 4) if self.racing else None, "dropped": int((~self.alive).sum())}
 
 
 def _the_decision(inp, st, seed, me, game_data=False):
@@ -358,7 +365,7 @@ def decide(table: Table, policies=None, rules=None, precision=None, max_deals=20
         try:
             while played < max_deals:
                 count = min(chunk, max_deals - played)
-                for part in _looks(sums, played, count):
+                for part in sums.parts(played, count):
                     playing = [actions[a] for a in sums.playing]
                     nets = np.empty((part, len(playing)))
                     kept = np.empty(part, bool)
@@ -469,7 +476,7 @@ def selection_decide(table: Table, policies=None, rules=None, precision=None, ma
         try:
             while deals < max_deals:
                 count = min(chunk, max_deals - deals)
-                for part in _looks(sums, deals, count):
+                for part in sums.parts(deals, count):
                     playing = [actions[a] for a in sums.playing]
                     values = np.empty((part, len(playing)))
                     for lo, hi, j, rows in _forced_pieces(q.inputs, q.state, seed, deals, part, playing):
