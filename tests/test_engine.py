@@ -373,18 +373,3 @@ def test_a_pot_carried_into_the_deal_is_paid_out_with_the_antes(name):
         paid = v.result.view(out, "paid")[:inp.players]
         assert payout.sum() == pytest.approx(paid.sum() + 3 - out[v.result.at.carry], abs=1e-12)
         assert (payout - paid).sum() + out[v.result.at.carry] == pytest.approx(3, abs=1e-12)
-
-
-def test_every_game_compiles_first_thing_from_a_cold_cache(tmp_path):
-    """What a user's first command does: each game's play compiled before anything
-    else, in a fresh process with an empty numba cache. The count-free plays
-    (``kernels.engine.COUNT_FREE``) compile the helpers they reach without
-    reference counting; a helper that needed counting would fail to compile here."""
-    import os
-    import subprocess
-    import sys
-
-    code = "from kernels import engine as E\nfor g in range(len(E.GAMES)):\n    E.game_play(g)\nprint('ok')"
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=1800)
-    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-3000:]
