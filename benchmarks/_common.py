@@ -33,19 +33,26 @@ def best_times(runs, repeats=REPEATS):
     return best
 
 
-def shell_command(args):
-    """Best of ``REPEATS`` wall seconds of ``wantit ARGS`` as a fresh process from the
-    repository root, after an untimed run. Warm caches, as a player's machine has them:
-    numba's, and Python's bytecode (a sandbox may set PYTHONDONTWRITEBYTECODE, which
-    would compile every module of the package from source on every run)."""
+def run_wantit(args, **options):
+    """``wantit ARGS`` as a fresh process from the repository root (``subprocess.run``
+    with ``options``), writing Python's bytecode as a player's machine does (a sandbox
+    may set PYTHONDONTWRITEBYTECODE, which would compile every module of the package
+    from source on every run)."""
     import os
     import sys
 
-    root = Path(__file__).resolve().parents[1]
-    command = [sys.executable, "-c", "from analyzer.console import main; main()", *args]
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    subprocess.run(command, check=True, capture_output=True, cwd=root, env=env)  # warm the caches
-    return best_time(lambda: subprocess.run(command, check=True, capture_output=True, cwd=root, env=env))
+    return subprocess.run([sys.executable, "-c", "from analyzer.console import main; main()", *args], check=True,
+                          cwd=Path(__file__).resolve().parents[1], env=env, **options)
+
+
+def shell_command(args, warmed=False):
+    """Best of ``REPEATS`` wall seconds of ``wantit ARGS`` (``run_wantit``), after an
+    untimed run (``warmed``: the caller has just run it): warm caches, numba's and
+    Python's bytecode, as a player's machine has them."""
+    if not warmed:
+        run_wantit(args, capture_output=True)  # warm the caches
+    return best_time(lambda: run_wantit(args, capture_output=True))
 
 
 def on_threads(threads, run):

@@ -29,15 +29,13 @@ import argparse
 import datetime
 import json
 import platform
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import numba
 import numpy as np
 
-from _common import REPEATS, add_output_options, best_times, shell_command, table_lines, write_results
+from _common import REPEATS, add_output_options, best_times, run_wantit, shell_command, table_lines, write_results
 from analyzer.decide import _the_decision
 from analyzer.engine import forced_batches, play_batch
 from analyzer.equity import selection_query
@@ -72,8 +70,7 @@ def shell_queries():
 
 def _answer(args):
     """The best action, edge, edge error, deals and actions dropped of ``wantit ARGS --format json``."""
-    out = subprocess.run([sys.executable, "-c", "from analyzer.console import main; main()", *args, "--format",
-                          "json"], check=True, capture_output=True, cwd=ROOT, text=True).stdout
+    out = run_wantit([*args, "--format", "json"], capture_output=True, text=True).stdout
     data = json.loads(out)
     return data["best"], data["edge"], data["edge_se"], data["meta"]["deals"], data["meta"]["dropped"]
 
@@ -85,7 +82,8 @@ def race_queries():
         raced, every = _answer(args), _answer([*args, "--no-race"])
         if raced[:4] != every[:4]:
             raise SystemExit(f"{variant}: the race answered {raced[:4]}, --no-race {every[:4]}")
-        ours, theirs = shell_command(args), shell_command([*args, "--no-race"])
+        # Each was just run for its answer: that run warmed the caches.
+        ours, theirs = shell_command(args, warmed=True), shell_command([*args, "--no-race"], warmed=True)
         rows += [
             {"measure": "race", "variant": variant, "what": f"wantit {' '.join(args)} ({raced[4]} dropped)",
              "actions": "", "deals": raced[3], "seconds": f"{ours:.3f}", "per_s": "", "ratio": f"{theirs / ours:.2f}"},
