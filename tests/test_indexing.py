@@ -48,7 +48,7 @@ def test_a_kernel_indexes_without_the_wrap_around_and_other_code_keeps_it():
 # paths, and an equity query from each example table (unknown cards dealt, passes
 # replayed; --condition's rejection where the table has choices seen): played with
 # numba's bounds checks on, in a process of its own with a cache of its own. One
-# process for both, since each compiles every game (4-5 minutes on the CI's machine).
+# process for both, since each compiles every game (about 4.5 minutes on the AMD machine).
 _BOUNDS_SCRIPT = """
 from kernels import engine as E
 for g in range(len(E.GAMES)):
@@ -112,7 +112,7 @@ class BoundsCheckedRun:
 
 
 # Where ``conftest.py`` keeps the run it starts as the tests are collected, so that it
-# compiles on another core while the other tests run (4-5 minutes of the suite).
+# compiles on another core while the other tests run.
 BOUNDS_RUN = pytest.StashKey[BoundsCheckedRun]()
 
 
